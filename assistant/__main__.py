@@ -1,0 +1,3 @@
+from ui.cli import main
+
+main()

@@ -1,0 +1,83 @@
+"""Conversation state and follow-up resolution.
+
+A 135M model rewrites follow-ups unreliably, so references are resolved by rules over
+the previous answer's citations: "the second one" is citation [2], "those" are all of
+them, and a short question leaning on "it"/"they" is read together with the last query.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+             "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
+_ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
+                      r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
+_GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
+                    r"|\bwhich of (?:them|those|these)\b|\bdo (?:they|any of them)\b", re.IGNORECASE)
+_SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
+_FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
+                           r"|^\s*(?:which|what) of (?:those|these|them)\s*|\b(?:of|among|from) (?:those|these|them)\b",
+                           re.IGNORECASE)
+
+
+@dataclass
+class Turn:
+    question: str
+    query: str
+    answer: str
+    citation_ids: list[str]
+    citation_titles: list[str]
+
+
+@dataclass
+class Resolved:
+    query: str                       # what to retrieve with
+    restrict_to: list[str] | None    # only these paper ids, or None for the whole store
+    rewritten: bool = False
+
+
+@dataclass
+class Conversation:
+    turns: list[Turn] = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.turns.clear()
+
+    def add(self, turn: Turn) -> None:
+        self.turns.append(turn)
+
+    def resolve(self, question: str) -> Resolved:
+        last = next((t for t in reversed(self.turns) if t.citation_ids), None)
+        if not self.turns:
+            return Resolved(question, None)
+        previous = self.turns[-1]
+        rest = _FOLLOW_FRAME.sub(" ", question)
+        if last:
+            ordinal = _ORDINAL.search(question)
+            if ordinal:
+                word = (ordinal.group(1) or "").lower()
+                n = len(last.citation_ids) if word == "last" else _ORDINALS.get(word) or int(ordinal.group(2) or ordinal.group(3) or 0)
+                if 1 <= n <= len(last.citation_ids):
+                    remaining = _content(_ORDINAL.sub(" ", rest))
+                    return Resolved(remaining or last.query, [last.citation_ids[n - 1]], True)
+            if _GROUP.search(question):
+                remaining = _content(_GROUP.sub(" ", rest))
+                return Resolved(remaining or last.query, list(last.citation_ids), True)
+            if len(last.citation_ids) == 1 and _SINGLE.search(question):
+                remaining = _content(_SINGLE.sub(" ", rest))
+                return Resolved(remaining or last.query, list(last.citation_ids), True)
+        if _PRONOUN.search(question) and len(_content(question).split()) <= 6:
+            return Resolved(f"{previous.query} {_content(rest)}".strip(), None, True)
+        return Resolved(question, None)
+
+
+_FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
+              "one ones paper papers work works they them it its this that these those use uses using".split())
+
+
+def _content(text: str) -> str:
+    words = [w for w in re.findall(r"[\w\-]+", text) if w.lower() not in _FILLER]
+    return " ".join(words)

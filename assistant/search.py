@@ -1,0 +1,109 @@
+"""Paper-level hybrid search.
+
+Candidates come from dense chunk search (grouped per paper) and from BM25 over papers.
+Each candidate then gets two absolute signals, so the relevance gate means the same on
+49 papers or 20,000:
+
+- ``dense``: cosine similarity of the query to the paper's best chunk;
+- ``lexical``: IDF-weighted share of the query's terms found in the paper.
+
+``relevance = dense + LEXICAL_WEIGHT * lexical``. A paper is relevant when its relevance
+is at least ``min_score`` and at least ``relative_score`` times the best paper's; the
+rest are ranked by relevance. The weights were chosen on the dev set
+(see docs/retrieval.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .embedding import Embedder
+from .lexical import LexicalIndex
+from .results import PaperHit
+from .store import Store
+
+CANDIDATE_CHUNKS = 60
+CANDIDATE_LEXICAL = 20
+LEXICAL_WEIGHT = 0.35
+
+# Words that frame a question rather than say what it is about.
+_FRAME = re.compile(
+    r"^\s*(?:(?:can you |please )?(?:tell me about|what (?:is|are|about)|which (?:papers?|works?|methods?|studies)"
+    r"(?: (?:do|does|are|is))?|(?:show|find|list|give) (?:me )?(?:all |the |some )?(?:papers?|works?)"
+    r"(?: (?:on|about|that|which))?|(?:papers?|works?|research) (?:on|about|that|which))\b)\s*",
+    re.IGNORECASE)
+
+
+def focus(query: str) -> str:
+    """'which papers reduce reasoning token usage?' -> 'reduce reasoning token usage'."""
+    stripped = _FRAME.sub("", query.strip()).strip(" ?!.")
+    return stripped if len(stripped) >= 3 else query.strip()
+
+
+@dataclass
+class Candidate:
+    id: str
+    dense: float
+    passage: str
+    lexical: float = 0.0
+    bm25: float = 0.0
+
+    @property
+    def relevance(self) -> float:
+        return self.dense + LEXICAL_WEIGHT * self.lexical
+
+
+class HybridSearcher:
+    def __init__(self, store: Store, embedder: Embedder, lexical: LexicalIndex) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.lexical = lexical
+
+    def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
+        """Every candidate with its signals, best relevance first (no gate, no cap)."""
+        query = focus(query)
+        vector = self.embedder.embed_query(query)
+        found: dict[str, Candidate] = {}
+        for _cid, score, meta, text in self.store.query_chunks(vector, pool, where=where):
+            pid = meta["paper_id"]
+            if pid not in found or score > found[pid].dense:
+                found[pid] = Candidate(pid, score, text)
+        if where is None:  # BM25 holds no metadata; with a filter, dense candidates (filtered by Chroma) suffice
+            bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL)
+            missing = [pid for pid, _ in bm25_hits if pid not in found]
+            for pid, (score, text) in self._dense_for(missing, vector).items():
+                found[pid] = Candidate(pid, score, text)
+            for pid, score in bm25_hits:
+                if pid in found:
+                    found[pid].bm25 = score
+        texts = {pid: text for pid, (meta, text) in self.store.get_papers(list(found)).items()}
+        titles = {pid: meta.get("title", "") for pid, (meta, _t) in self.store.get_papers(list(found)).items()} if found else {}
+        for pid, share in self.lexical.coverage(query, {pid: f"{titles.get(pid, '')} {t}" for pid, t in texts.items()}).items():
+            found[pid].lexical = share
+        ranked = [c for c in found.values() if c.id in texts]  # no paper record: an interrupted ingest
+        ranked.sort(key=lambda c: c.relevance, reverse=True)
+        return ranked
+
+    def _dense_for(self, paper_ids: list[str], vector: np.ndarray) -> dict[str, tuple[float, str]]:
+        if not paper_ids:
+            return {}
+        got = self.store.chunks.get(where={"paper_id": {"$in": paper_ids}}, include=["embeddings", "metadatas", "documents"])
+        best: dict[str, tuple[float, str]] = {}
+        for emb, meta, doc in zip(got["embeddings"], got["metadatas"], got["documents"]):
+            score = float(np.dot(np.asarray(emb, dtype=np.float32), vector))
+            if meta["paper_id"] not in best or score > best[meta["paper_id"]][0]:
+                best[meta["paper_id"]] = (score, doc)
+        return best
+
+    def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
+               where: dict[str, Any] | None = None) -> list[PaperHit]:
+        ranked = self.candidates(query, where=where)
+        floor = max(min_score, relative_score * ranked[0].relevance) if ranked else min_score
+        kept = [c for c in ranked if c.relevance >= floor][:k]
+        stored = self.store.get_papers([c.id for c in kept])
+        return [PaperHit.from_store(c.id, *stored[c.id], score=c.relevance, passage=c.passage) for c in kept if c.id in stored]

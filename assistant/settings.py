@@ -1,0 +1,108 @@
+"""One ``Settings`` object, read from ``ASSISTANT_*`` environment variables and overrides.
+
+Every entry point builds it once and passes it down; nothing reads the environment
+anywhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import ConfigError
+
+LLM_CHOICES = ("auto", "ollama", "local", "none")
+EMBED_BACKENDS = ("torch", "onnx")
+
+
+def default_home(env: Mapping[str, str]) -> Path:
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "research-assistant"
+
+
+def bundled_corpus() -> Path:
+    """The ICLR 2026 abstracts shipped in the repository."""
+    return Path(__file__).resolve().parent.parent / "data" / "iclr2026"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the assistant stores, retrieves and answers. Each field has an env var ``ASSISTANT_<NAME>``."""
+
+    home: Path = field(default_factory=lambda: default_home(os.environ),
+                       metadata={"help": "data folder holding the embedded Chroma store"})
+    chroma_url: str | None = field(default=None, metadata={"help": "Chroma server URL; unset = embedded store in home"})
+    collection: str = field(default="abstracts", metadata={"help": "name of the collection in Chroma"})
+    embed_model: str | None = field(default=None, metadata={"help": "sentence-transformers model folder; unset = packaged all-MiniLM-L6-v2"})
+    embed_backend: str = field(default="torch", metadata={"help": "encoder runtime: torch or onnx"})
+    chunk_tokens: int = field(default=64, metadata={"help": "max word pieces per chunk (the model truncates at 256)"})
+    chunk_overlap: int = field(default=12, metadata={"help": "word pieces shared by neighbouring chunks"})
+    k: int = field(default=5, metadata={"help": "max papers returned by search"})
+    min_score: float = field(default=0.62, metadata={"help": "relevance gate: min relevance (dense + 0.35 x lexical) for a paper to count"})
+    relative_score: float = field(default=0.85, metadata={"help": "relevance gate: min share of the best paper's relevance"})
+    llm: str = field(default="auto", metadata={"help": "answer backend: auto, ollama, local or none"})
+    ollama_host: str = field(default="http://127.0.0.1:11434", metadata={"help": "Ollama server (env OLLAMA_HOST)"})
+    ollama_model: str = field(default="llama3.2", metadata={"help": "model name in Ollama"})
+    local_model: str | None = field(default=None, metadata={"help": "GGUF file; unset = packaged SmolLM2-135M-Instruct"})
+    llm_timeout: float = field(default=120.0, metadata={"help": "seconds to wait for the LLM"})
+    max_tokens: int = field(default=256, metadata={"help": "max tokens the LLM may write per answer"})
+    max_question_chars: int = field(default=2000, metadata={"help": "longest question accepted"})
+
+    def __post_init__(self) -> None:
+        if self.llm not in LLM_CHOICES:
+            raise ConfigError(f"ASSISTANT_LLM={self.llm!r} is not a backend.", f"Use one of: {', '.join(LLM_CHOICES)}.")
+        if self.embed_backend not in EMBED_BACKENDS:
+            raise ConfigError(f"ASSISTANT_EMBED_BACKEND={self.embed_backend!r} is not supported.",
+                              f"Use one of: {', '.join(EMBED_BACKENDS)}.")
+        if not 16 <= self.chunk_tokens <= 250:
+            raise ConfigError(f"ASSISTANT_CHUNK_TOKENS={self.chunk_tokens} is out of range.",
+                              "Use 16..250: the embedding model truncates at 256 word pieces.")
+        if not 0 <= self.chunk_overlap < self.chunk_tokens // 2:
+            raise ConfigError(f"ASSISTANT_CHUNK_OVERLAP={self.chunk_overlap} is out of range.",
+                              "Use a value from 0 to under half of ASSISTANT_CHUNK_TOKENS.")
+        if self.k < 1:
+            raise ConfigError(f"k={self.k} must be at least 1.", "Pass --k 1 or more.")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":
+        """Defaults, then ``ASSISTANT_*`` variables, then non-None ``overrides`` (command-line flags)."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {"home": default_home(env)}
+        if env.get("OLLAMA_HOST"):
+            values["ollama_host"] = normalise_host(env["OLLAMA_HOST"])
+        for f in dataclasses.fields(cls):
+            raw = env.get(f"ASSISTANT_{f.name.upper()}")
+            if raw not in (None, ""):
+                values[f.name] = _coerce(f, raw)
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        if "home" in values:
+            values["home"] = Path(values["home"]).expanduser()
+        return cls(**values)
+
+    def replace(self, **changes: Any) -> "Settings":
+        return dataclasses.replace(self, **changes)
+
+
+def normalise_host(host: str) -> str:
+    host = host.strip().rstrip("/")
+    if "://" not in host:
+        host = "http://" + host
+    return host
+
+
+def _coerce(f: dataclasses.Field, raw: str) -> Any:
+    kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+    name = f"ASSISTANT_{f.name.upper()}"
+    try:
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number.", f"Set {name} to a {kind}.") from None
+    if kind == "Path":
+        return Path(raw).expanduser()
+    return raw

@@ -1,0 +1,229 @@
+"""Chroma storage: one collection of chunks (the vectors searched) and one of papers.
+
+A paper record is written only after all of its chunks, so it is the commit marker:
+an ingest killed half-way leaves at most chunks without a paper, which search ignores
+and the next ingest overwrites (chunk ids are deterministic). The chunk collection
+records the embedding model and chunking, and refuses to open under another model.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+from urllib.parse import urlparse
+
+from .errors import ModelMismatchError, StoreBusyError, StoreError
+from .settings import Settings
+
+SCHEMA = 1
+PAGE = 2000
+
+
+@dataclass(frozen=True)
+class IndexSpec:
+    """What the vectors in a store were made with. Two specs that differ never share a store."""
+
+    embed_model: str
+    dimension: int
+    chunk_tokens: int
+    chunk_overlap: int
+
+    def as_metadata(self) -> dict[str, Any]:
+        return {"embed_model": self.embed_model, "embed_dim": self.dimension, "chunk_tokens": self.chunk_tokens,
+                "chunk_overlap": self.chunk_overlap, "schema": SCHEMA}
+
+
+def make_client(settings: Settings):
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if settings.chroma_url:
+        url = urlparse(settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}")
+        try:
+            return chromadb.HttpClient(host=url.hostname or "localhost", port=url.port or (443 if url.scheme == "https" else 8000),
+                                       ssl=url.scheme == "https", settings=chroma_settings)
+        except Exception as exc:  # chromadb raises ValueError/ConnectError variants here
+            raise StoreError(f"Cannot reach the Chroma server at {settings.chroma_url} ({exc}).",
+                             "Start it with `chroma run --path DIR`, or unset ASSISTANT_CHROMA_URL to use the embedded store.") from None
+    path = settings.home / "chroma"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"Cannot create the data folder {path} ({exc.strerror}).",
+                         "Set ASSISTANT_HOME to a folder you can write to.") from None
+    return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+
+
+class Store:
+    """The two collections of one index. Creation is lazy: reading an empty store creates nothing."""
+
+    def __init__(self, settings: Settings, client=None) -> None:
+        self.settings = settings
+        self.client = client or make_client(settings)
+        self.chunk_name = f"{settings.collection}-chunks"
+        self.paper_name = f"{settings.collection}-papers"
+        self._chunks = None
+        self._papers = None
+
+    # -- opening -----------------------------------------------------------------
+    def exists(self) -> bool:
+        names = {getattr(c, "name", c) for c in self.client.list_collections()}
+        return self.chunk_name in names and self.paper_name in names
+
+    def open(self, spec: IndexSpec | None, create: bool = False) -> bool:
+        """Open the collections, checking ``spec``. Returns False when the store is empty and ``create`` is off."""
+        if self._chunks is not None:
+            return True
+        if not self.exists():
+            if not create:
+                return False
+            if spec is None:
+                raise StoreError("Cannot create a store without an index spec.")
+        config = {"hnsw": {"space": "cosine"}}
+        meta = spec.as_metadata() if spec else None
+        chunks = self.client.get_or_create_collection(self.chunk_name, configuration=config, metadata=meta, embedding_function=None)
+        papers = self.client.get_or_create_collection(self.paper_name, configuration=config, metadata=meta, embedding_function=None)
+        if spec is not None:
+            self._check(chunks.metadata or {}, spec)
+        self._chunks, self._papers = chunks, papers
+        return True
+
+    def _check(self, found: dict, spec: IndexSpec) -> None:
+        wanted = spec.as_metadata()
+        if found.get("embed_model") != wanted["embed_model"] or found.get("embed_dim") != wanted["embed_dim"]:
+            raise ModelMismatchError(
+                f"The store '{self.settings.collection}' was built with the embedding model "
+                f"{found.get('embed_model')!r} ({found.get('embed_dim')} dims), but this run uses {spec.embed_model!r} "
+                f"({spec.dimension} dims); their vectors cannot be mixed.",
+                "Re-ingest with `assistant ingest --rebuild`, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
+        if (found.get("chunk_tokens"), found.get("chunk_overlap")) != (spec.chunk_tokens, spec.chunk_overlap):
+            raise ModelMismatchError(
+                f"The store '{self.settings.collection}' was chunked at {found.get('chunk_tokens')}/{found.get('chunk_overlap')} "
+                f"word pieces, but the settings ask for {spec.chunk_tokens}/{spec.chunk_overlap}.",
+                "Re-ingest with `assistant ingest --rebuild`, or set ASSISTANT_CHUNK_TOKENS/ASSISTANT_CHUNK_OVERLAP back.")
+
+    def spec_recorded(self) -> dict | None:
+        if not self.exists():
+            return None
+        return dict(self.client.get_collection(self.chunk_name, embedding_function=None).metadata or {})
+
+    def drop(self) -> None:
+        for name in (self.chunk_name, self.paper_name):
+            try:
+                self.client.delete_collection(name)
+            except Exception:  # chromadb raises NotFoundError/ValueError by version; absent is fine
+                pass
+        self._chunks = self._papers = None
+
+    @property
+    def chunks(self):
+        if self._chunks is None:
+            raise StoreError("The store is empty.", "Run `assistant ingest` first.")
+        return self._chunks
+
+    @property
+    def papers(self):
+        if self._papers is None:
+            raise StoreError("The store is empty.", "Run `assistant ingest` first.")
+        return self._papers
+
+    # -- reading ---------------------------------------------------------------
+    def counts(self) -> tuple[int, int]:
+        if self._chunks is None:
+            return 0, 0
+        return self._papers.count(), self._chunks.count()
+
+    def iter_papers(self, include_text: bool = False, where: dict | None = None) -> Iterator[tuple[str, dict, str | None]]:
+        if self._papers is None:
+            return
+        include = ["metadatas", "documents"] if include_text else ["metadatas"]
+        offset = 0
+        while True:
+            page = self._papers.get(include=include, limit=PAGE, offset=offset, where=where)
+            for i, pid in enumerate(page["ids"]):
+                yield pid, page["metadatas"][i], page["documents"][i] if include_text else None
+            if len(page["ids"]) < PAGE:
+                return
+            offset += PAGE
+
+    def get_papers(self, ids: list[str]) -> dict[str, tuple[dict, str]]:
+        if not ids or self._papers is None:
+            return {}
+        got = self._papers.get(ids=ids, include=["metadatas", "documents"])
+        return {pid: (got["metadatas"][i], got["documents"][i]) for i, pid in enumerate(got["ids"])}
+
+    def query_chunks(self, vector, n: int, where: dict | None = None) -> list[tuple[str, float, dict, str]]:
+        """(chunk id, cosine similarity, metadata, text), best first."""
+        total = self.chunks.count()
+        if total == 0:
+            return []
+        res = self.chunks.query(query_embeddings=[list(map(float, vector))], n_results=min(n, total), where=where,
+                                include=["metadatas", "documents", "distances"])
+        return [(cid, 1.0 - float(dist), meta, doc) for cid, dist, meta, doc in
+                zip(res["ids"][0], res["distances"][0], res["metadatas"][0], res["documents"][0])]
+
+    # -- writing ---------------------------------------------------------------
+    def batches(self, items: list, size: int | None = None) -> Iterable[list]:
+        size = size or max(1, min(1000, self.client.get_max_batch_size()))
+        for start in range(0, len(items), size):
+            yield items[start:start + size]
+
+    def upsert_chunks(self, ids, vectors, texts, metadatas) -> None:
+        for part in self.batches(list(range(len(ids)))):
+            self.chunks.upsert(ids=[ids[i] for i in part], embeddings=[vectors[i] for i in part],
+                               documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
+
+    def upsert_papers(self, ids, vectors, texts, metadatas) -> None:
+        for part in self.batches(list(range(len(ids)))):
+            self.papers.upsert(ids=[ids[i] for i in part], embeddings=[vectors[i] for i in part],
+                               documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
+
+    def update_metadata(self, paper_id: str, paper_meta: dict, chunk_meta: dict) -> None:
+        """Change what is known about a paper (its sources, say) without re-embedding it."""
+        chunk_ids = self.chunks.get(where={"paper_id": paper_id}, include=[])["ids"]
+        if chunk_ids:
+            self.chunks.update(ids=chunk_ids, metadatas=[chunk_meta] * len(chunk_ids))
+        self.papers.update(ids=[paper_id], metadatas=[paper_meta])
+
+    def delete_papers(self, ids: list[str]) -> None:
+        """Paper record first, so a crash in between leaves only orphan chunks, never a paper without chunks."""
+        for part in self.batches(ids, 200):
+            self.papers.delete(ids=part)
+            self.chunks.delete(where={"paper_id": {"$in": part}})
+
+
+@contextmanager
+def write_lock(settings: Settings) -> Iterator[None]:
+    """One writer per embedded store: a second one gets a clear message instead of corrupting it."""
+    if settings.chroma_url:  # the server serialises writes itself
+        yield
+        return
+    settings.home.mkdir(parents=True, exist_ok=True)
+    path = settings.home / f".{settings.collection}.write.lock"
+    with open(path, "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            raise StoreBusyError(f"The store in {settings.home} is in use: {holder} is writing to it.",
+                                 "Wait for that ingest to finish, then run the command again.") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"process {os.getpid()}")
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -1,0 +1,1 @@
+"""The ingestion pipeline: read files, parse abstracts, dedupe, chunk, embed, write."""

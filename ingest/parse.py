@@ -1,0 +1,249 @@
+"""Read abstracts from the three supported formats.
+
+- ``.txt`` (the seed format): an optional header line, then abstracts separated by blank lines.
+- ``.jsonl`` / ``.json`` lines and ``.csv``: an ``abstract`` field, optional metadata
+  (``title``, ``authors``, ``id``, ``url``, ``keywords``, ``year``, ``venue``, ``decision``),
+  which is the shape of an OpenReview export (``{"value": ...}`` wrappers are unwrapped).
+
+Every problem is reported as a ``Skipped`` with the file (and line) and what to do; one bad
+file or line never stops the others.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from .records import METADATA_FIELDS, Record, Skipped, Source, clean_text
+
+SUFFIXES = {".txt": "seed", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+MAX_ABSTRACT_CHARS = 20_000  # the longest real abstracts are ~3,000 characters
+MIN_ABSTRACT_CHARS = 40
+MAX_FILE_BYTES = 1 << 30
+_BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x1f\x8b")
+_YEAR = re.compile(r"\b(19|20)\d{2}\b")
+
+
+@dataclass
+class Parsed:
+    records: list[Record] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+
+def discover(paths: Iterable[Path | str]) -> tuple[list[Path], list[Skipped]]:
+    """Expand folders into the supported files below them, in a stable order."""
+    files: list[Path] = []
+    skipped: list[Skipped] = []
+    for raw in paths:
+        path = Path(raw).expanduser()
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
+                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            if not found:
+                skipped.append(Skipped(str(path), "folder holds no .txt, .jsonl or .csv files"))
+            files.extend(found)
+        elif path.is_file():
+            if path.suffix.lower() in SUFFIXES:
+                files.append(path)
+            else:
+                skipped.append(Skipped(str(path), f"unsupported file type {path.suffix or '(none)'!r}; "
+                                                  "use .txt (blank-line separated), .jsonl or .csv"))
+        else:
+            skipped.append(Skipped(str(path), "no such file or folder; check the path"))
+    return files, skipped
+
+
+def parse_paths(paths: Iterable[Path | str]) -> Parsed:
+    files, skipped = discover(paths)
+    out = Parsed(skipped=skipped)
+    for path in files:
+        records, problems = parse_file(path)
+        out.records.extend(records)
+        out.skipped.extend(problems)
+        if records:
+            out.files.append(path)
+    return out
+
+
+def parse_file(path: Path, display_name: str | None = None) -> tuple[list[Record], list[Skipped]]:
+    """Parse one file; never raises for bad content."""
+    name = display_name or path.name
+    try:
+        size = path.stat().st_size
+        if size == 0:
+            return [], [Skipped(str(path), "file is empty")]
+        if size > MAX_FILE_BYTES:
+            return [], [Skipped(str(path), f"file is {size >> 20} MB; split it into files under 1 GB")]
+        with path.open("rb") as fh:
+            head = fh.read(8192)
+    except OSError as exc:
+        return [], [Skipped(str(path), f"cannot read file: {exc.strerror or exc}")]
+    problem = _binary_problem(head)
+    if problem:
+        return [], [Skipped(str(path), problem)]
+    encoding = _detect_encoding(path, head)
+    kind = SUFFIXES.get(path.suffix.lower(), "seed")
+    source_path = str(path.resolve())
+    with path.open("r", encoding=encoding, errors="replace", newline="") as text:
+        reader = {"seed": _seed, "jsonl": _jsonl, "csv": _csv}[kind]
+        records: list[Record] = []
+        problems: list[str] = []
+        for item in reader(text):
+            if isinstance(item, str):
+                problems.append(item)
+                continue
+            position, abstract, metadata = item
+            abstract = clean_text(abstract)
+            where = f"line {position}" if kind != "seed" else f"block {position}"
+            if len(abstract) > MAX_ABSTRACT_CHARS:
+                problems.append(f"{where} is {len(abstract):,} characters, longer than any abstract "
+                                f"(limit {MAX_ABSTRACT_CHARS:,}); split it or fix the separators")
+                continue
+            if len(abstract) < MIN_ABSTRACT_CHARS:
+                if kind != "seed" or abstract:
+                    problems.append(f"{where} has no abstract text (under {MIN_ABSTRACT_CHARS} characters)")
+                continue
+            records.append(Record(abstract, Source(name, source_path, position), metadata))
+    skipped = []
+    if problems:
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        skipped.append(Skipped(str(path), shown))
+    if not records and not problems:
+        skipped.append(Skipped(str(path), "no abstracts found (file holds only whitespace or a header)"))
+    return records, skipped
+
+
+def _binary_problem(head: bytes) -> str | None:
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    if head.startswith(_BINARY_MAGIC):
+        return "binary file (image, PDF or archive), not text; export the abstracts as .txt, .jsonl or .csv"
+    if head and head.count(0) / len(head) > 0.10:
+        return "binary file (many NUL bytes), not text; export the abstracts as .txt, .jsonl or .csv"
+    return None
+
+
+def _detect_encoding(path: Path, head: bytes) -> str:
+    """UTF-8 (with or without BOM), UTF-16 with a BOM, else cp1252 for legacy Windows exports."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    bad = 0
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError:
+                bad += 1
+                break
+    if not bad:
+        return "utf-8"
+    return "cp1252"  # undecodable bytes become U+FFFD (errors="replace")
+
+
+def _seed(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
+    lines: list[str] = []
+    position = 0
+    first = True
+    header: dict[str, str] = {}
+    for raw in text:
+        line = raw.strip()
+        if line:
+            lines.append(line)
+            continue
+        if lines:
+            if first and len(lines) == 1 and _looks_like_header(lines[0]):
+                header = _header_metadata(lines[0])
+            else:
+                position += 1
+                yield position, " ".join(lines), dict(header)
+            first = False
+            lines = []
+    if lines:
+        position += 1
+        yield position, " ".join(lines), dict(header)
+
+
+def _looks_like_header(line: str) -> bool:
+    return len(line) < 120 and not line.rstrip().endswith(".")
+
+
+def _header_metadata(line: str) -> dict[str, str]:
+    """'ICLR 2026 Papers' -> venue 'ICLR 2026', year '2026'."""
+    meta: dict[str, str] = {}
+    year = _YEAR.search(line)
+    if year:
+        meta["year"] = year.group(0)
+        meta["venue"] = line[: year.end()].strip()
+    return meta
+
+
+def _value(raw) -> str:
+    if isinstance(raw, dict) and "value" in raw:  # OpenReview API v2: {"value": ...}
+        raw = raw["value"]
+    if raw is None:
+        return ""
+    if isinstance(raw, (list, tuple)):
+        return ", ".join(_value(x) for x in raw if _value(x))
+    return clean_text(str(raw))
+
+
+def _fields(row: dict) -> tuple[str | None, dict[str, str]]:
+    if isinstance(row.get("content"), dict):  # OpenReview note: fields live under "content"
+        row = {**{k: v for k, v in row.items() if k != "content"}, **row["content"]}
+    lowered = {str(k).strip().lower(): v for k, v in row.items() if k is not None}
+    if "abstract" not in lowered:
+        return None, {}
+    metadata = {k: _value(lowered[k]) for k in METADATA_FIELDS if k in lowered and _value(lowered[k])}
+    return _value(lowered["abstract"]), metadata
+
+
+def _jsonl(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
+    for number, line in enumerate(text, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            yield f"line {number} is not valid JSON"
+            continue
+        if not isinstance(row, dict):
+            yield f"line {number} is not a JSON object"
+            continue
+        abstract, metadata = _fields(row)
+        if abstract is None:
+            yield f"line {number} has no 'abstract' field"
+            continue
+        yield number, abstract, metadata
+
+
+def _csv(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
+    csv.field_size_limit(MAX_ABSTRACT_CHARS * 4)
+    reader = csv.DictReader(text)
+    try:
+        header = reader.fieldnames or []
+    except csv.Error as exc:
+        yield f"header row is not valid CSV ({exc})"
+        return
+    if "abstract" not in {str(h).strip().lower() for h in header}:
+        yield f"no 'abstract' column (columns: {', '.join(map(str, header))[:200]}); add one"
+        return
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield f"line {reader.line_num}: {exc}"
+            continue
+        abstract, metadata = _fields(row)
+        yield reader.line_num, abstract or "", metadata

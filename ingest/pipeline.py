@@ -1,0 +1,209 @@
+"""Ingestion: parse -> dedupe -> skip unchanged -> chunk -> embed -> write, streamed in windows.
+
+llama-index's ``SentenceSplitter`` does the chunking. Embedding and writes are our own
+code rather than ``IngestionPipeline`` + ``ChromaVectorStore`` because we need three things
+those do not give: skipping unchanged papers by content hash *before* embedding, a
+paper-level record written after its chunks (crash safety, see ``assistant.store``), and
+embedding one window while the previous one is written.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from assistant.embedding import Embedder
+from assistant.settings import Settings
+from assistant.store import IndexSpec, Store
+
+from .names import derive_title
+from .parse import parse_file, discover
+from .records import Record, Skipped
+
+Progress = Callable[[int, int, str], None]
+WINDOW = 256  # papers embedded per step: bounds memory whatever the corpus size
+FILTER_FIELDS = ("year", "venue", "decision", "keywords")
+
+
+@dataclass
+class IngestReport:
+    papers: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    chunks: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {"papers": self.papers, "added": self.added, "updated": self.updated, "removed": self.removed,
+                "unchanged": self.unchanged, "chunks": self.chunks,
+                "skipped": [s.as_dict() for s in self.skipped], "seconds": round(self.seconds, 2)}
+
+
+@dataclass
+class Paper:
+    """One unique abstract with every place it was found."""
+
+    id: str
+    text: str
+    metadata: dict
+    sources: list[dict]
+
+    @classmethod
+    def merge(cls, records: list[Record]) -> "Paper":
+        first = records[0]
+        metadata: dict = {}
+        for rec in records:
+            for key, value in rec.metadata.items():
+                metadata.setdefault(key, value)
+        sources = sorted({rec.source.as_dict()["path"] + f"#{rec.source.position}": rec.source.as_dict() for rec in records}.values(),
+                         key=lambda s: (s["file"], s["position"]))
+        return cls(first.id, first.text, metadata, sources)
+
+
+def paper_metadata(paper_id: str, text: str, meta: dict, sources: list[dict], n_chunks: int) -> dict:
+    given = meta.get("title")
+    out: dict = {"title": given or derive_title(text), "title_given": bool(given),
+                 "sources": json.dumps(sources, ensure_ascii=False), "files": sorted({s["file"] for s in sources}),
+                 "n_chunks": n_chunks}
+    for key in ("authors", "url", "venue", "decision"):
+        if meta.get(key):
+            out[key] = str(meta[key])
+    if meta.get("id"):
+        out["ext_id"] = str(meta["id"])
+    if str(meta.get("year", "")).strip().isdigit():
+        out["year"] = int(str(meta["year"]).strip())
+    keywords = [k.strip().lower() for k in str(meta.get("keywords", "")).replace(";", ",").split(",") if k.strip()]
+    if keywords:
+        out["keywords"] = keywords
+    return out
+
+
+def chunk_metadata(paper_id: str, index: int, paper_meta: dict) -> dict:
+    out = {"paper_id": paper_id, "chunk": index, "files": paper_meta["files"]}
+    out.update({k: paper_meta[k] for k in FILTER_FIELDS if k in paper_meta})
+    return out
+
+
+class Chunker:
+    """Sentence-aligned chunks measured in the embedding model's own word pieces."""
+
+    def __init__(self, embedder: Embedder, settings: Settings) -> None:
+        from llama_index.core.node_parser import SentenceSplitter
+
+        self.splitter = SentenceSplitter(chunk_size=settings.chunk_tokens, chunk_overlap=settings.chunk_overlap,
+                                         tokenizer=embedder.tokenize)
+
+    def split(self, text: str) -> list[str]:
+        return [c for c in self.splitter.split_text(text) if c.strip()] or [text]
+
+
+def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedder, settings: Settings,
+                 progress: Progress | None = None, rebuild: bool = False) -> IngestReport:
+    started = time.perf_counter()
+    report = IngestReport()
+    files, report.skipped = discover(paths)
+    records: list[Record] = []
+    authoritative: set[str] = set()  # files read cleanly: what they no longer hold is removed
+    for number, path in enumerate(files, 1):
+        found, problems = parse_file(path)
+        records.extend(found)
+        report.skipped.extend(problems)
+        if found and not problems:
+            authoritative.add(str(path.resolve()))
+        if progress:
+            progress(number, len(files), "reading")
+
+    grouped: dict[str, list[Record]] = {}
+    for rec in records:
+        grouped.setdefault(rec.id, []).append(rec)
+    incoming = {pid: Paper.merge(recs) for pid, recs in grouped.items()}
+
+    spec = IndexSpec(embedder.name, embedder.dimension, settings.chunk_tokens, settings.chunk_overlap)
+    if rebuild:
+        store.drop()
+    if incoming or store.exists():
+        store.open(spec, create=bool(incoming))
+    existing = {pid: meta for pid, meta, _ in store.iter_papers()}
+
+    to_add: list[Paper] = []
+    to_update: list[tuple[str, dict]] = []
+    to_remove: list[str] = []
+    for pid, meta in existing.items():
+        old_sources = json.loads(meta.get("sources", "[]"))
+        kept = [s for s in old_sources if s["path"] not in authoritative]
+        new = incoming.get(pid)
+        merged = _merge_sources(kept, new.sources if new else [])
+        if not merged:
+            to_remove.append(pid)
+        elif merged != old_sources:
+            to_update.append((pid, {**meta, "sources": json.dumps(merged, ensure_ascii=False),
+                                    "files": sorted({s["file"] for s in merged})}))
+        elif new is not None:
+            report.unchanged += 1
+    to_add = [paper for pid, paper in incoming.items() if pid not in existing]
+
+    if to_remove:
+        store.delete_papers(to_remove)
+    for pid, meta in to_update:
+        store.update_metadata(pid, meta, {k: meta[k] for k in ("files", *FILTER_FIELDS) if k in meta})
+    _embed_and_write(to_add, store=store, embedder=embedder, chunker=Chunker(embedder, settings) if to_add else None,
+                     progress=progress)
+
+    report.added, report.updated, report.removed = len(to_add), len(to_update), len(to_remove)
+    report.papers, report.chunks = store.counts()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _merge_sources(kept: list[dict], new: list[dict]) -> list[dict]:
+    by_key = {(s["path"], s["position"]): s for s in kept + new}
+    return sorted(by_key.values(), key=lambda s: (s["file"], s["position"], s["path"]))
+
+
+def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, chunker: Chunker | None,
+                     progress: Progress | None) -> None:
+    """Embed window i+1 while window i is written, so the CPU-bound encoder never waits on Chroma."""
+    if not papers:
+        return
+    pending: Future | None = None
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chroma-writer") as writer:
+        for start in range(0, len(papers), WINDOW):
+            window = papers[start:start + WINDOW]
+            chunk_ids, chunk_texts, chunk_metas, owners = [], [], [], []
+            paper_metas = []
+            for paper in window:
+                pieces = chunker.split(paper.text)
+                meta = paper_metadata(paper.id, paper.text, paper.metadata, paper.sources, len(pieces))
+                paper_metas.append(meta)
+                for index, piece in enumerate(pieces):
+                    chunk_ids.append(f"{paper.id}:{index}")
+                    chunk_texts.append(piece)
+                    chunk_metas.append(chunk_metadata(paper.id, index, meta))
+                    owners.append(len(paper_metas) - 1)
+            vectors = embedder.embed(chunk_texts)
+            paper_vectors = []
+            for i in range(len(window)):
+                rows = vectors[[j for j, owner in enumerate(owners) if owner == i]]
+                mean = rows.mean(axis=0)
+                paper_vectors.append((mean / max(float((mean ** 2).sum()) ** 0.5, 1e-12)).tolist())
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(_write_window, store, chunk_ids, vectors.tolist(), chunk_texts, chunk_metas,
+                                    [p.id for p in window], paper_vectors, [p.text for p in window], paper_metas)
+            if progress:
+                progress(min(start + WINDOW, len(papers)), len(papers), "embedding")
+        if pending is not None:
+            pending.result()
+
+
+def _write_window(store: Store, chunk_ids, chunk_vectors, chunk_texts, chunk_metas,
+                  paper_ids, paper_vectors, paper_texts, paper_metas) -> None:
+    store.upsert_chunks(chunk_ids, chunk_vectors, chunk_texts, chunk_metas)
+    store.upsert_papers(paper_ids, paper_vectors, paper_texts, paper_metas)  # commit marker, written last

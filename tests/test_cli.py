@@ -1,0 +1,60 @@
+"""The `assistant` command's JSON contract and its errors, through real subprocesses."""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import run_cli
+
+
+def test_ingest_json_then_idempotent(tmp_path):
+    home = tmp_path / "home"
+    first = run_cli("ingest", "--json", home=home)
+    assert first.returncode == 0, first.stderr
+    report = json.loads(first.stdout)
+    assert report["papers"] == 49 and report["added"] == 49 and report["skipped"] == []
+    assert report["chunks"] > 49
+    second = json.loads(run_cli("ingest", "--json", home=home).stdout)
+    assert (second["added"], second["unchanged"], second["papers"]) == (0, 49, 49)
+
+    result = run_cli("search", "which papers reduce reasoning token usage", "--k", "5", "--json", home=home)
+    hits = json.loads(result.stdout)
+    assert {"id", "title", "sources", "score", "text", "passage"} <= set(hits[0])
+    titles = " ".join(h["title"] for h in hits)
+    assert "PoLR" in titles and "LASER-D" in titles
+
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"question": "proof simplification for Lean"}\n{"question": "knowledge graphs for drug discovery"}\n')
+    lines = run_cli("search", "--batch", str(batch), "--json", home=home).stdout.splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [r["question"] for r in rows] == ["proof simplification for Lean", "knowledge graphs for drug discovery"]
+    assert rows[0]["results"][0]["title"].startswith("ProofOptimizer") and rows[1]["results"] == []
+
+    papers = json.loads(run_cli("papers", "--json", home=home).stdout)
+    assert len(papers) == 49 and {"id", "title", "sources", "text"} <= set(papers[0])
+
+    readable = run_cli("search", "tell me about PoLR", home=home).stdout
+    assert readable.startswith("1. PoLR")
+
+
+def test_mistakes_are_one_clear_line(tmp_path):
+    home = tmp_path / "home"
+    empty = run_cli("search", "anything", home=home)
+    assert empty.returncode != 0 and "assistant ingest" in empty.stderr and "Traceback" not in empty.stderr
+
+    missing = run_cli("ingest", str(tmp_path / "nope.txt"), "--json", home=home)
+    assert missing.returncode == 1
+    assert json.loads(missing.stdout)["skipped"][0]["reason"].startswith("no such file")
+
+    bad_setting = run_cli("search", "x", home=home, env={"ASSISTANT_LLM": "gpt9"})
+    assert bad_setting.returncode != 0 and "ASSISTANT_LLM" in bad_setting.stderr and "Traceback" not in bad_setting.stderr
+
+    bad_filter = run_cli("search", "x", "--where", "colour=red", home=home)
+    assert "Unknown filter field" in bad_filter.stderr and "Traceback" not in bad_filter.stderr
+
+
+def test_every_command_has_help_with_examples(tmp_path):
+    for command in ("ingest", "search", "papers", "ask", "chat", "eval", "ui"):
+        result = run_cli(command, "--help", home=tmp_path)
+        assert result.returncode == 0 and "Usage: assistant" in result.stdout, command
+        assert "assistant " + command.split()[0] in result.stdout or command in ("chat", "ui"), command

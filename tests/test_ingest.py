@@ -1,0 +1,117 @@
+"""Ingestion into a real Chroma store: idempotent, incremental, and refusing to mix models."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import ModelMismatchError, StoreBusyError
+from assistant.store import write_lock
+
+from .conftest import BUNDLED
+
+A = "We introduce AlphaNet, a network for protein folding that predicts structures from sequences in seconds."
+B = "We present BetaSolver, a solver for mixed integer programs that learns branching rules from data."
+C = "We introduce GammaRL, a reinforcement learning method that trains robot policies from human videos."
+
+
+def write_seed(path, *abstracts):
+    path.write_text("Test Papers 2026\n\n" + "\n\n".join(abstracts) + "\n")
+
+
+def test_bundled_corpus_then_nothing_to_do(corpus):
+    assert corpus.stats()["papers"] == 49
+    again = corpus.ingest()
+    assert (again.added, again.unchanged, again.papers) == (0, 49, 49)
+    assert again.chunks == corpus.stats()["chunks"]
+
+
+def test_duplicates_keep_every_source(corpus):
+    polr = next(p for p in corpus.papers() if "We introduce PoLR" in p.text)
+    assert len(polr.sources) == 2
+    assert {s["file"] for s in polr.sources} == {"000_f1080e5cb02b8f2e.txt", "001_9830726e7dff0e98.txt"}
+
+
+def test_changed_file_updates_its_papers(make_assistant, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    write_seed(folder / "a.txt", A, B)
+    assistant = make_assistant()
+    first = assistant.ingest([folder])
+    assert (first.added, first.papers) == (2, 2)
+
+    write_seed(folder / "a.txt", A, C)  # B edited away, C new
+    second = assistant.ingest([folder])
+    assert (second.added, second.removed, second.unchanged, second.papers) == (1, 1, 1, 2)
+    titles = {p.title.split(":")[0] for p in assistant.papers()}
+    assert titles == {"AlphaNet", "GammaRL"}
+    assert assistant.search("robot policies learned from human videos")[0].title.startswith("GammaRL")
+    assert not [h for h in assistant.search("branching rules for integer programs") if h.title.startswith("BetaSolver")]
+
+
+def test_same_abstract_in_a_second_file_adds_a_source_not_a_paper(make_assistant, tmp_path):
+    write_seed(tmp_path / "one.txt", A)
+    write_seed(tmp_path / "two.txt", A, B)
+    assistant = make_assistant()
+    assistant.ingest([tmp_path / "one.txt"])
+    report = assistant.ingest([tmp_path / "two.txt"])
+    assert (report.added, report.updated, report.papers) == (1, 1, 2)
+    alpha = next(p for p in assistant.papers() if p.title.startswith("AlphaNet"))
+    assert [s["file"] for s in alpha.sources] == ["one.txt", "two.txt"]
+    assert assistant.papers(where={"files": {"$contains": "one.txt"}})[0].id == alpha.id
+
+
+def test_a_bad_file_loses_nothing_already_stored(make_assistant, tmp_path):
+    path = tmp_path / "a.txt"
+    write_seed(path, A, B)
+    assistant = make_assistant()
+    assistant.ingest([path])
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(100))  # the file is overwritten by an image
+    report = assistant.ingest([path])
+    assert report.papers == 2 and report.skipped and "binary" in report.skipped[0].reason
+
+
+def test_opening_with_another_model_is_refused(make_assistant, tmp_path):
+    from assistant import Assistant, Settings
+    from assistant.embedding import packaged_model_path
+
+    write_seed(tmp_path / "a.txt", A)
+    make_assistant().ingest([tmp_path / "a.txt"])
+    other_model = tmp_path / "my-finetuned-minilm"
+    other_model.symlink_to(packaged_model_path())  # another model folder, as a user would configure
+    other = Assistant(Settings.from_env(env={"ASSISTANT_EMBED_MODEL": str(other_model)}, home=tmp_path / "home"))
+    with pytest.raises(ModelMismatchError) as err:
+        other.search("protein folding")
+    message = str(err.value)
+    assert "all-MiniLM-L6-v2" in message and "my-finetuned-minilm" in message and "--rebuild" in message
+
+
+def test_changed_chunking_is_refused(make_assistant, tmp_path):
+    write_seed(tmp_path / "a.txt", A)
+    make_assistant().ingest([tmp_path / "a.txt"])
+    with pytest.raises(ModelMismatchError) as err:
+        make_assistant(chunk_tokens=128, chunk_overlap=16).search("protein folding")
+    assert "ASSISTANT_CHUNK_TOKENS" in str(err.value)
+
+
+def test_no_chunk_exceeds_the_model_window(corpus, embedder):
+    assert corpus.stats()["chunks"] > 49
+    got = corpus.store.chunks.get(include=["documents"])
+    longest = max(embedder.count_tokens(doc) for doc in got["documents"])
+    assert longest + 2 <= embedder.max_tokens  # +[CLS] and [SEP]
+    assert len(got["documents"]) > 49  # long abstracts were split
+
+
+def test_second_writer_is_told_the_store_is_in_use(settings):
+    with write_lock(settings):
+        with pytest.raises(StoreBusyError) as err:
+            with write_lock(settings):
+                pass
+    assert "in use" in str(err.value)
+
+
+def test_rebuild_starts_over(make_assistant, tmp_path):
+    write_seed(tmp_path / "a.txt", A, B)
+    assistant = make_assistant()
+    assistant.ingest([tmp_path / "a.txt"])
+    report = assistant.ingest([tmp_path / "a.txt"], rebuild=True)
+    assert (report.added, report.papers) == (2, 2)

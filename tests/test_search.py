@@ -1,0 +1,61 @@
+"""Paper-level search on the bundled corpus: the right papers, and none when nothing fits."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import expected_ids
+
+
+def test_reasoning_token_usage_finds_polr_and_laser_d(corpus):
+    titles = [h.title for h in corpus.search("which papers reduce reasoning token usage", k=5)]
+    assert any(t.startswith("PoLR") for t in titles)
+    assert any(t.startswith("LASER-D") for t in titles)
+
+
+def test_dev_questions_find_their_papers(corpus, dev_set):
+    papers = corpus.papers()
+    answerable = [row for row in dev_set if row["relevant"]]
+    found = 0
+    for row in answerable:
+        expected = expected_ids(papers, row["relevant"])
+        assert expected, row
+        got = [h.id for h in corpus.search(row["question"], k=5)]
+        found += bool(expected & set(got))
+    assert found / len(answerable) >= 0.95
+
+
+@pytest.mark.parametrize("question", ["tell me about PoLR", "what is LASER-D", "GDPval", "ThinkMerge"])
+def test_names_find_their_paper_first(corpus, question):
+    name = question.split()[-1].lower()
+    assert corpus.search(question, k=3)[0].title.lower().startswith(name)
+
+
+def test_unanswerable_questions_return_nothing(corpus, dev_set):
+    for row in dev_set:
+        if not row["relevant"]:
+            assert corpus.search(row["question"], k=5) == [], row["question"]
+
+
+def test_result_shape(corpus):
+    hit = corpus.search("proof simplification for Lean", k=1)[0]
+    data = hit.as_dict()
+    assert set(data) == {"id", "title", "sources", "score", "text", "passage"}
+    assert data["passage"] in data["text"] and len(data["text"]) > len(data["passage"])
+    assert data["sources"][0]["file"].endswith(".txt")
+
+
+def test_filter_by_source_file(corpus):
+    hits = corpus.search("reasoning", k=10, where={"files": {"$contains": "004_6909a62b24dbb033.txt"}})
+    assert hits and all(any(s["file"] == "004_6909a62b24dbb033.txt" for s in h.sources) for h in hits)
+
+
+def test_llama_index_retriever(corpus):
+    from llama_index.core.base.base_retriever import BaseRetriever
+    from llama_index.core.schema import NodeWithScore
+
+    retriever = corpus.retriever(k=3)
+    assert isinstance(retriever, BaseRetriever)
+    nodes = retriever.retrieve("token pruning for long video MLLMs")
+    assert nodes and isinstance(nodes[0], NodeWithScore)
+    assert "ST-SimDiff" in nodes[0].node.get_content() and nodes[0].node.metadata["sources"]

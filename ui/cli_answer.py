@@ -1,0 +1,143 @@
+"""The answering commands: ask, chat, eval, ui."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from assistant.settings import LLM_CHOICES
+
+from .cli import CONTEXT, WHERE_HELP, _assistant, _json, _where, fail_cleanly
+
+LLM_OPTION = click.option("--llm", type=click.Choice(LLM_CHOICES), default=None,
+                          help="who writes the answer: auto (Ollama if running, else local), ollama, local, none "
+                               "[env ASSISTANT_LLM, default auto]")
+
+
+def print_citations(answer, out=click.echo) -> None:
+    if not answer.citations:
+        return
+    out(click.style("\nSources", bold=True))
+    for c in answer.citations:
+        where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
+        out(f"[{c.n}] {c.title}  ({where})")
+        out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
+
+
+def stream_to_terminal(stream) -> None:
+    for piece in stream:
+        click.echo(piece, nl=False)
+    click.echo()
+
+
+@click.command(context_settings=CONTEXT)
+@click.argument("question", required=False)
+@LLM_OPTION
+@click.option("--k", type=click.IntRange(1, 20), default=None, help="cite at most this many papers [default 5]")
+@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="file with one question per line, or JSON Lines with a \"question\" field")
+@click.option("--where", "where", multiple=True, help=WHERE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="print JSON (JSON Lines with --batch)")
+@click.pass_context
+@fail_cleanly
+def ask(ctx, question, llm, k, batch, where, as_json):
+    """Answer QUESTION from the abstracts, citing the papers used, each with its evidence sentence.
+
+    \b
+    Examples:
+      assistant ask "which papers reduce reasoning token usage"
+      assistant ask "what is LASER-D?" --llm none --json
+      assistant ask --batch questions.txt --json --llm local
+    """
+    from assistant.batch import read_questions
+
+    if bool(question) == bool(batch):
+        raise click.UsageError("give either a QUESTION or --batch FILE")
+    assistant = _assistant(ctx)
+    filters = _where(where, ())
+    for q in (read_questions(batch) if batch else [question]):
+        stream = assistant.stream(q, llm=llm, k=k, where=filters)
+        if as_json:
+            answer = _drain(stream)
+            _json(answer.as_dict())
+            continue
+        stream_to_terminal(stream)
+        answer = stream.answer
+        print_citations(answer)
+        click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
+        if not answer.complete:
+            ctx.exit(1)
+
+
+def _drain(stream):
+    for _ in stream:
+        pass
+    return stream.answer
+
+
+@click.command(context_settings=CONTEXT)
+@LLM_OPTION
+@click.option("--k", type=click.IntRange(1, 20), default=None, help="papers per answer [default 5]")
+@click.pass_context
+@fail_cleanly
+def chat(ctx, llm, k):
+    """Chat in the terminal: answers stream in; follow-ups like "what about the second one?" work.
+
+    \b
+    Commands inside: /sources /show N /k N /llm NAME /reset /export FILE /help /quit
+    Ctrl-C stops the answer being written; Ctrl-D or /quit leaves.
+    """
+    from .repl import Repl
+
+    Repl(_assistant(ctx), llm=llm, k=k).run()
+
+
+@click.command(name="eval", context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@LLM_OPTION
+@click.option("--k", type=click.IntRange(1, 20), default=None, help="papers per answer [default 5]")
+@click.option("--no-answers", is_flag=True, help="measure retrieval and abstention only (fast)")
+@click.option("--json", "as_json", is_flag=True, help="print the metrics as JSON")
+@click.pass_context
+@fail_cleanly
+def evaluate(ctx, file, llm, k, no_answers, as_json):
+    """Measure retrieval and answers on FILE: JSON Lines of {"question", "relevant": [substring, ...]}.
+
+    \b
+    Reports recall@5, MRR@10, citation precision/recall/F1, abstention accuracy and seconds per question.
+    Example:
+      assistant eval tests/data/dev.jsonl --llm none
+    """
+    from assistant.batch import read_eval_set
+    from assistant.evaluation import evaluate as run_eval
+    from ui.progress import progress_bar
+
+    with progress_bar() as progress:
+        report = run_eval(_assistant(ctx), read_eval_set(file), llm=llm, k=k, answers=not no_answers, progress=progress)
+    if as_json:
+        _json(report)
+        return
+    for key, value in report["metrics"].items():
+        click.echo(f"{key:<22} {value:.3f}" if isinstance(value, float) else f"{key:<22} {value}")
+
+
+@click.command(context_settings=CONTEXT)
+@click.option("--port", type=int, default=7860, show_default=True, help="port on 127.0.0.1")
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to bind; keep 127.0.0.1 unless you know why")
+@click.option("--mcp", is_flag=True, help="also serve the /chat and /search endpoints as MCP tools")
+@click.option("--no-ingest", is_flag=True, help="do not load the bundled corpus into an empty store at start")
+@click.pass_context
+@fail_cleanly
+def ui(ctx, port, host, mcp, no_ingest):
+    """Open the browser chat (Gradio) on http://127.0.0.1:7860, loading the bundled corpus if the store is empty."""
+    from .web import serve
+
+    serve(_assistant(ctx), host=host, port=port, mcp=mcp, ingest_if_empty=not no_ingest)
+
+
+def register(group: click.Group) -> None:
+    for command in (ask, chat, evaluate, ui):
+        group.add_command(command)
