@@ -1,0 +1,94 @@
+"""`assistant chat` driven end to end through a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pexpect
+import pytest
+
+from .conftest import ASSISTANT, ROOT
+
+PROMPT = "› "
+
+
+@pytest.fixture
+def chat(corpus_home, tmp_path):
+    home = tmp_path / "home"
+    shutil.copytree(corpus_home, home)
+
+    def spawn(*args: str) -> pexpect.spawn:
+        env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none", "TERM": "dumb", "NO_COLOR": "1"}
+        child = pexpect.spawn(str(ASSISTANT), ["chat", *args], env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+        child.expect("49 papers in the store")
+        child.expect(PROMPT)
+        return child
+
+    return spawn
+
+
+def test_chat_session_with_commands(chat, tmp_path):
+    child = chat()
+    child.sendline("which papers reduce reasoning token usage?")
+    child.expect(r"\[2\]")
+    child.expect(PROMPT)
+    answer = child.before
+    assert "PoLR" in answer or "LASER-D" in answer
+
+    child.sendline("what about the second one?")
+    child.expect("One paper in the store addresses this")
+    child.expect(PROMPT)
+
+    child.sendline("/sources")
+    child.expect("evidence:")
+    child.expect(PROMPT)
+
+    child.sendline("/show 1")
+    child.expect("Self-Consistency")  # the full PoLR abstract
+    child.expect(PROMPT)
+
+    child.sendline("/k 1")
+    child.expect("at most 1 papers")
+    child.expect(PROMPT)
+
+    export = tmp_path / "chat.md"
+    child.sendline(f"/export {export}")
+    child.expect("Saved 2 answers")
+    child.expect(PROMPT)
+    text = export.read_text()
+    assert "## 1. which papers reduce reasoning token usage?" in text and "References:" in text
+
+    child.sendline("/reset")
+    child.expect("New conversation")
+    child.expect(PROMPT)
+    child.sendline("/nonsense")
+    child.expect("Unknown command")
+    child.expect(PROMPT)
+
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_history_and_ctrl_c_stops_only_the_answer(chat):
+    child = chat("--llm", "local")
+    child.sendline("papers about agents built on LLMs")
+    child.expect("papers in the store address this")  # the answer has started streaming
+    child.sendintr()
+    child.expect(r"\(stopped\)")
+    child.expect("incomplete")
+    child.expect(PROMPT)
+    # the REPL is still alive and readline recalls the last question with the up arrow
+    child.send("\x1b[A")
+    child.expect("papers about agents built on LLMs")
+    child.sendcontrol("u")
+    child.sendline("/llm none")
+    child.expect("no LLM")
+    child.expect(PROMPT)
+    child.sendline("proof simplification for Lean")
+    child.expect("ProofOptimizer")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)

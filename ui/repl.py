@@ -1,0 +1,199 @@
+"""`assistant chat`: a terminal chat with streaming answers, readline history and slash commands."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+from assistant.errors import AssistantError
+from assistant.settings import LLM_CHOICES
+
+from .cli_answer import print_citations
+
+HELP = """\
+Ask a question about the papers, or use a command:
+  /sources        the sources of the last answer, with their evidence
+  /show N         the full abstract of source N
+  /k N            cite at most N papers per answer (now {k})
+  /llm NAME       who writes answers: auto, ollama, local, none (now {llm})
+  /reset          start a new conversation
+  /export FILE    save this conversation as Markdown with references
+  /help           this help
+  /quit           leave (or Ctrl-D)
+Ctrl-C stops the answer being written."""
+
+
+class Repl:
+    def __init__(self, assistant, *, llm: str | None = None, k: int | None = None) -> None:
+        self.assistant = assistant
+        self.llm = llm or assistant.settings.llm
+        self.k = k or assistant.settings.k
+        self.conversation = assistant.conversation()
+        self.answers: list = []  # every Answer of this conversation, for /sources, /show and /export
+
+    # -- the loop --------------------------------------------------------------------
+    def run(self) -> None:
+        self._setup_readline()
+        papers = self.assistant.stats()["papers"]
+        click.echo(f"Research assistant: {papers} papers in the store. Ask a question; /help for commands.")
+        if papers == 0:
+            click.echo("The store is empty: run `assistant ingest` first (or /quit).")
+        while True:
+            try:
+                line = input("\n› ").strip()
+            except EOFError:
+                click.echo()
+                return
+            except KeyboardInterrupt:
+                click.echo()
+                continue
+            if not line:
+                continue
+            if line.startswith("/"):
+                if self.command(line) == "quit":
+                    return
+                continue
+            self.ask(line)
+
+    def ask(self, question: str) -> None:
+        try:
+            stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k)
+        except AssistantError as exc:
+            click.echo(click.style(f"error: {exc}", fg="red"))
+            return
+        pieces = iter(stream)
+        try:
+            for piece in pieces:
+                click.echo(piece, nl=False)
+        except KeyboardInterrupt:
+            pieces.close()  # finalises the answer as incomplete; the conversation goes on
+            click.echo(click.style("\n(stopped)", dim=True))
+        answer = stream.answer
+        self.answers.append(answer)
+        click.echo()
+        if answer.citations:
+            click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
+        click.echo(click.style(f"— {answer.model}" + ("" if answer.complete else " (incomplete)"), dim=True))
+
+    # -- commands ----------------------------------------------------------------------
+    def command(self, line: str) -> str | None:
+        try:
+            name, *args = shlex.split(line)
+        except ValueError as exc:
+            click.echo(f"error: {exc}")
+            return None
+        name = name.lower()
+        last = self.answers[-1] if self.answers else None
+        if name in ("/quit", "/exit", "/q"):
+            return "quit"
+        if name == "/help":
+            click.echo(HELP.format(k=self.k, llm=self.llm))
+        elif name == "/sources":
+            if last is None or not last.citations:
+                click.echo("No sources yet: ask a question first.")
+            else:
+                print_citations(last)
+        elif name == "/show":
+            self._show(last, args)
+        elif name == "/k":
+            if len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= 20:
+                self.k = int(args[0])
+                click.echo(f"Answers now cite at most {self.k} papers.")
+            else:
+                click.echo("Usage: /k N, with N from 1 to 20.")
+        elif name == "/llm":
+            self._switch_llm(args)
+        elif name == "/reset":
+            self.conversation.reset()
+            self.answers.clear()
+            click.echo("New conversation.")
+        elif name == "/export":
+            self._export(args)
+        else:
+            click.echo(f"Unknown command {name}. /help lists the commands.")
+        return None
+
+    def _show(self, last, args: list[str]) -> None:
+        if last is None or not last.citations:
+            click.echo("No sources yet: ask a question first.")
+            return
+        if len(args) != 1 or not args[0].isdigit():
+            click.echo("Usage: /show N, where N is a source number of the last answer.")
+            return
+        citation = next((c for c in last.citations if c.n == int(args[0])), None)
+        if citation is None:
+            click.echo(f"The last answer has sources 1 to {len(last.citations)}.")
+            return
+        where = ", ".join(f"{s['file']} #{s['position']}" for s in citation.sources)
+        click.echo(click.style(f"[{citation.n}] {citation.title}", bold=True) + f"  ({where})\n")
+        click.echo(citation.text.replace(citation.evidence, click.style(citation.evidence, underline=True)))
+
+    def _switch_llm(self, args: list[str]) -> None:
+        if len(args) != 1 or args[0] not in LLM_CHOICES:
+            click.echo(f"Usage: /llm NAME, with NAME one of {', '.join(LLM_CHOICES)}.")
+            return
+        try:
+            backend, note = self.assistant.backend(args[0])
+        except AssistantError as exc:
+            click.echo(click.style(f"error: {exc}", fg="red"))
+            return
+        self.llm = args[0]
+        click.echo(f"Answers are now written by {backend.name if backend else 'no LLM (quotes from the abstracts)'}."
+                   + (f" ({note})" if note else ""))
+
+    def _export(self, args: list[str]) -> None:
+        if len(args) != 1:
+            click.echo("Usage: /export FILE.md")
+            return
+        if not self.answers:
+            click.echo("Nothing to export yet.")
+            return
+        path = Path(args[0]).expanduser()
+        try:
+            path.write_text(to_markdown(self.answers), encoding="utf-8")
+        except OSError as exc:
+            click.echo(click.style(f"error: cannot write {path}: {exc.strerror}", fg="red"))
+            return
+        click.echo(f"Saved {len(self.answers)} answers to {path}.")
+
+    def _setup_readline(self) -> None:
+        try:
+            import readline
+        except ImportError:  # not on every platform; the chat works without history
+            return
+        history = self.assistant.settings.home / "chat_history"
+        try:
+            history.parent.mkdir(parents=True, exist_ok=True)
+            if history.exists():
+                readline.read_history_file(history)
+        except OSError:
+            return
+        readline.set_history_length(1000)
+        import atexit
+
+        atexit.register(_save_history, readline, history)
+
+
+def _save_history(readline, path: Path) -> None:
+    try:
+        readline.write_history_file(path)
+    except OSError:
+        pass
+
+
+def to_markdown(answers) -> str:
+    """The conversation as Markdown: each question, its answer, and its numbered references."""
+    out = ["# Conversation with the research assistant", ""]
+    for number, answer in enumerate(answers, 1):
+        out += [f"## {number}. {answer.question}", "", answer.answer.strip(), ""]
+        if not answer.complete:
+            out += ["_This answer is incomplete._", ""]
+        if answer.citations:
+            out += ["References:", ""]
+            for c in answer.citations:
+                where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
+                out += [f"{c.n}. **{c.title}** ({where}), id `{c.id}`", f"   > {c.evidence}", ""]
+        out += [f"_Written by {answer.model}._", ""]
+    return "\n".join(out)
