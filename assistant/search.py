@@ -45,6 +45,27 @@ def focus(query: str) -> str:
     return stripped if len(stripped) >= 3 else query.strip()
 
 
+_TOPIC_SPLIT = re.compile(r"\s*(?:,\s*|\s)(?:or|and)\s+(?:on|about|for|in)\s+|\s*;\s*", re.IGNORECASE)
+_WORD = re.compile(r"[\w\-]+")
+
+
+def topics(query: str) -> list[str]:
+    """'papers on Lean or on robots' -> ['papers on Lean', 'robots']; most questions are one topic.
+
+    Splits where a conjunction starts a new prepositional topic ("or on", "and about"), or at
+    "or" between short topics after a frame ("papers on Lean or robots"); "in English and
+    German" and long phrases stay whole.
+    """
+    parts = [p for p in _TOPIC_SPLIT.split(query) if p.strip()]
+    if len(parts) == 1:
+        body = focus(query)
+        if body != query.strip() and re.search(r"\bor\b", body):
+            pieces = [p.strip(" ,?") for p in re.split(r"\bor\b", body)]
+            if all(1 <= len(_WORD.findall(p)) <= 3 for p in pieces):
+                parts = pieces
+    return parts if len(parts) > 1 else [query]
+
+
 @dataclass
 class Candidate:
     id: str
@@ -89,6 +110,11 @@ class HybridSearcher:
         ranked.sort(key=lambda c: c.relevance, reverse=True)
         return ranked
 
+    def _gated(self, query: str, min_score: float, relative_score: float, where) -> list[Candidate]:
+        ranked = self.candidates(query, where=where)
+        floor = max(min_score, relative_score * ranked[0].relevance) if ranked else min_score
+        return [c for c in ranked if c.relevance >= floor]
+
     def _dense_for(self, paper_ids: list[str], vector: np.ndarray) -> dict[str, tuple[float, str]]:
         if not paper_ids:
             return {}
@@ -102,8 +128,14 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
                where: dict[str, Any] | None = None) -> list[PaperHit]:
-        ranked = self.candidates(query, where=where)
-        floor = max(min_score, relative_score * ranked[0].relevance) if ranked else min_score
-        kept = [c for c in ranked if c.relevance >= floor][:k]
+        """Relevant papers, best first. A question naming several topics is searched per topic, and
+        the topics' relevant papers take turns in the result, so the first topic cannot crowd out the rest."""
+        per_topic = [self._gated(part, min_score, relative_score, where) for part in topics(query)]
+        kept: list[Candidate] = []
+        for rank in range(max(map(len, per_topic), default=0)):
+            for found in per_topic:
+                if rank < len(found) and all(c.id != found[rank].id for c in kept):
+                    kept.append(found[rank])
+        kept = kept[:k]
         stored = self.store.get_papers([c.id for c in kept])
         return [PaperHit.from_store(c.id, *stored[c.id], score=c.relevance, passage=c.passage) for c in kept if c.id in stored]

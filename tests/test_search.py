@@ -59,3 +59,39 @@ def test_llama_index_retriever(corpus):
     nodes = retriever.retrieve("token pruning for long video MLLMs")
     assert nodes and isinstance(nodes[0], NodeWithScore)
     assert "ST-SimDiff" in nodes[0].node.get_content() and nodes[0].node.metadata["sources"]
+
+
+def test_several_topics_each_get_their_papers(corpus):
+    titles = [h.title for h in corpus.search("papers on Lean or on robots", k=6)]
+    assert any(t.startswith("ProofOptimizer") for t in titles)
+    assert any(t.startswith(("WorldGym", "VLBiMan")) for t in titles)
+
+
+@pytest.mark.parametrize("query, parts", [
+    ("papers on Lean or on robots", ["papers on Lean", "robots"]),
+    ("papers on Lean or robots", ["Lean", "robots"]),
+    ("legal reasoning benchmark in English and German", None),
+    ("papers on test-time scaling of LLM reasoning with verifiers or reward models", None),
+])
+def test_topic_splitting(query, parts):
+    from assistant.search import topics
+
+    assert topics(query) == (parts or [query])
+
+
+def test_filters_by_year_and_keyword(make_assistant, tmp_path):
+    import json
+
+    rows = [{"abstract": "We introduce OldNet, a convolutional network for image classification trained on photos.",
+             "year": 2019, "keywords": "vision; classification"},
+            {"abstract": "We introduce NewNet, a convolutional network for image classification trained with text.",
+             "year": 2026, "keywords": "vision, multimodal", "decision": "Accept (oral)"}]
+    path = tmp_path / "papers.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    assistant = make_assistant()
+    assistant.ingest([path])
+    from assistant.filters import build_where
+
+    assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=build_where(["year=2019"]))] == ["OldNet"]
+    assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=build_where(["keyword=multimodal"]))] == ["NewNet"]
+    assert [p.title.split(":")[0] for p in assistant.papers(where=build_where(["decision=Accept (oral)"]))] == ["NewNet"]
