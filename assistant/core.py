@@ -47,14 +47,11 @@ class Assistant:
         """Add abstracts from files or folders (default: the bundled corpus). Returns an ``IngestReport``."""
         from ingest.pipeline import ingest_paths
 
-        from .lexical import bump_revision
-
         targets = list(paths) if paths else [bundled_corpus()]
         with write_lock(self.settings):
             report = ingest_paths(targets, store=self.store, embedder=self.embedder, settings=self.settings,
                                   progress=progress, rebuild=rebuild)
-            if report.added or report.updated or report.removed or rebuild:
-                bump_revision(self.store)
+            if report.changed:
                 self.lexical.ensure_current()  # pay the BM25 rebuild here, not on the next query
         return report
 

@@ -26,6 +26,9 @@ SUFFIXES = {".txt": "seed", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"
 MAX_ABSTRACT_CHARS = 20_000  # the longest real abstracts are ~3,000 characters
 MIN_ABSTRACT_CHARS = 40
 MAX_FILE_BYTES = 1 << 30
+MAX_LINE_CHARS = MAX_ABSTRACT_CHARS * 2
+ENCODING_SAMPLE = 4 << 20
+TOO_LONG = "\x00too-long"  # marks a block that held an over-long line
 _BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x1f\x8b")
 _YEAR = re.compile(r"\b(19|20)\d{2}\b")
 
@@ -80,7 +83,7 @@ def parse_file(path: Path, display_name: str | None = None) -> tuple[list[Record
         if size == 0:
             return [], [Skipped(str(path), "file is empty")]
         if size > MAX_FILE_BYTES:
-            return [], [Skipped(str(path), f"file is {size >> 20} MB; split it into files under 1 GB")]
+            return [], [Skipped(str(path), f"file is {size >> 20} MB; split it into files under {MAX_FILE_BYTES >> 20} MB")]
         with path.open("rb") as fh:
             head = fh.read(8192)
     except OSError as exc:
@@ -100,8 +103,12 @@ def parse_file(path: Path, display_name: str | None = None) -> tuple[list[Record
                 problems.append(item)
                 continue
             position, abstract, metadata = item
-            abstract = clean_text(abstract)
             where = f"line {position}" if kind != "seed" else f"block {position}"
+            if TOO_LONG in abstract or len(abstract) > 2 * MAX_ABSTRACT_CHARS:
+                problems.append(f"{where} is over {MAX_ABSTRACT_CHARS:,} characters, longer than any abstract; "
+                                "split it or fix the separators")
+                continue
+            abstract = clean_text(abstract)
             if len(abstract) > MAX_ABSTRACT_CHARS:
                 problems.append(f"{where} is {len(abstract):,} characters, longer than any abstract "
                                 f"(limit {MAX_ABSTRACT_CHARS:,}); split it or fix the separators")
@@ -125,29 +132,45 @@ def _binary_problem(head: bytes) -> str | None:
         return None
     if head.startswith(_BINARY_MAGIC):
         return "binary file (image, PDF or archive), not text; export the abstracts as .txt, .jsonl or .csv"
-    if head and head.count(0) / len(head) > 0.10:
-        return "binary file (many NUL bytes), not text; export the abstracts as .txt, .jsonl or .csv"
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13, 12)) + head.count(127)
+    if head and controls / len(head) > 0.05:
+        return "binary file (control bytes), not text; export the abstracts as .txt, .jsonl or .csv"
     return None
 
 
 def _detect_encoding(path: Path, head: bytes) -> str:
-    """UTF-8 (with or without BOM), UTF-16 with a BOM, else cp1252 for legacy Windows exports."""
+    """UTF-8 (with or without BOM) or UTF-16 with a BOM; legacy cp1252 when the bytes are not UTF-8.
+
+    A UTF-8 file with a few broken bytes stays UTF-8 (the bad bytes become U+FFFD); a file
+    with no valid multi-byte UTF-8 at all but bytes over 0x7F is read as cp1252.
+    """
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    bad = 0
     with path.open("rb") as fh:
-        while chunk := fh.read(1 << 20):
-            try:
-                decoder.decode(chunk)
-            except UnicodeDecodeError:
-                bad += 1
-                break
-    if not bad:
+        sample = fh.read(ENCODING_SAMPLE)
+    decoded = sample.decode("utf-8", errors="replace")
+    bad = decoded.count("\ufffd") - sample.decode("utf-8", errors="ignore").count("\ufffd")
+    if bad == 0:
         return "utf-8"
-    return "cp1252"  # undecodable bytes become U+FFFD (errors="replace")
+    good_multibyte = sum(1 for ch in decoded if ord(ch) > 0x7F and ch != "\ufffd")
+    return "utf-8" if good_multibyte > bad else "cp1252"
+
+
+def _lines(text: io.TextIOBase) -> Iterator[str | None]:
+    """Lines of the text; ``None`` for a line too long to be part of an abstract, which is
+    consumed in pieces and never held whole, so one huge line cannot exhaust memory."""
+    while True:
+        line = text.readline(MAX_LINE_CHARS)
+        if not line:
+            return
+        if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
+            while (rest := text.readline(MAX_LINE_CHARS)) and not rest.endswith("\n"):
+                pass
+            yield None
+            continue
+        yield line
 
 
 def _seed(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
@@ -155,8 +178,8 @@ def _seed(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
     position = 0
     first = True
     header: dict[str, str] = {}
-    for raw in text:
-        line = raw.strip()
+    for raw in _lines(text):
+        line = TOO_LONG if raw is None else raw.strip()
         if line:
             lines.append(line)
             continue
@@ -208,7 +231,10 @@ def _fields(row: dict) -> tuple[str | None, dict[str, str]]:
 
 
 def _jsonl(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
-    for number, line in enumerate(text, 1):
+    for number, line in enumerate(_lines(text), 1):
+        if line is None:
+            yield f"line {number} is over {MAX_LINE_CHARS:,} characters, longer than any abstract"
+            continue
         if not line.strip():
             continue
         try:
@@ -228,7 +254,8 @@ def _jsonl(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
 
 def _csv(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
     csv.field_size_limit(MAX_ABSTRACT_CHARS * 4)
-    reader = csv.DictReader(text)
+    bounded = (f'"{TOO_LONG}"\n' if line is None else line for line in _lines(text))
+    reader = csv.DictReader(bounded)
     try:
         header = reader.fieldnames or []
     except csv.Error as exc:
@@ -244,6 +271,9 @@ def _csv(text: io.TextIOBase) -> Iterator[tuple[int, str, dict] | str]:
             return
         except csv.Error as exc:
             yield f"line {reader.line_num}: {exc}"
+            continue
+        if any(TOO_LONG in str(v) for v in row.values()):
+            yield f"line {reader.line_num} is over {MAX_LINE_CHARS:,} characters, longer than any abstract"
             continue
         abstract, metadata = _fields(row)
         yield reader.line_num, abstract or "", metadata

@@ -10,6 +10,7 @@ embedding one window while the previous one is written.
 from __future__ import annotations
 
 import json
+import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from assistant.embedding import Embedder
+from assistant.lexical import bump_revision
 from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
@@ -39,6 +41,11 @@ class IngestReport:
     chunks: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
+    rebuilt: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed or self.rebuilt)
 
     def as_dict(self) -> dict:
         return {"papers": self.papers, "added": self.added, "updated": self.updated, "removed": self.removed,
@@ -108,7 +115,8 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
                  progress: Progress | None = None, rebuild: bool = False) -> IngestReport:
     started = time.perf_counter()
     report = IngestReport()
-    files, report.skipped = discover(paths)
+    paths_list = list(paths)
+    files, report.skipped = discover(paths_list)
     records: list[Record] = []
     authoritative: set[str] = set()  # files read cleanly: what they no longer hold is removed
     for number, path in enumerate(files, 1):
@@ -120,6 +128,9 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
         if progress:
             progress(number, len(files), "reading")
 
+    # A folder is authoritative for what it holds: a file deleted from it takes its papers along.
+    folders = [str(Path(p).expanduser().resolve()) + os.sep for p in paths_list if Path(p).expanduser().is_dir()]
+
     grouped: dict[str, list[Record]] = {}
     for rec in records:
         grouped.setdefault(rec.id, []).append(rec)
@@ -128,6 +139,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     spec = IndexSpec(embedder.name, embedder.dimension, settings.chunk_tokens, settings.chunk_overlap)
     if rebuild:
         store.drop()
+        report.rebuilt = True
     if incoming or store.exists():
         store.open(spec, create=bool(incoming))
     existing = {pid: meta for pid, meta, _ in store.iter_papers()}
@@ -135,6 +147,10 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     to_add: list[Paper] = []
     to_update: list[tuple[str, dict]] = []
     to_remove: list[str] = []
+    for meta in existing.values():
+        for source in json.loads(meta.get("sources", "[]")):
+            if source["path"].startswith(tuple(folders)) and not Path(source["path"]).exists():
+                authoritative.add(source["path"])
     for pid, meta in existing.items():
         old_sources = json.loads(meta.get("sources", "[]"))
         kept = [s for s in old_sources if s["path"] not in authoritative]
@@ -149,6 +165,9 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
             report.unchanged += 1
     to_add = [paper for pid, paper in incoming.items() if pid not in existing]
 
+    changing = bool(to_add or to_update or to_remove)
+    if changing:  # stamped before writing too, so a killed run still leaves the BM25 index marked stale
+        bump_revision(store)
     if to_remove:
         store.delete_papers(to_remove)
     for pid, meta in to_update:
@@ -156,6 +175,8 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     _embed_and_write(to_add, store=store, embedder=embedder, chunker=Chunker(embedder, settings) if to_add else None,
                      progress=progress)
 
+    if changing:
+        bump_revision(store)
     report.added, report.updated, report.removed = len(to_add), len(to_update), len(to_remove)
     report.papers, report.chunks = store.counts()
     report.seconds = time.perf_counter() - started
