@@ -51,6 +51,7 @@ class Answer:
     query: str = ""
     note: str = ""
     timings: dict = field(default_factory=dict)
+    rewrites: dict = field(default_factory=lambda: {"kept": 0, "rejected": 0})  # model sentences vs. quotes shown instead
 
     @property
     def abstained(self) -> bool:
@@ -162,8 +163,10 @@ class AnswerStream:
                 break
         line = tidy(strip_model_citations("".join(pieces)))
         if line and supported(line, citation.evidence, f"{self._question} {citation.title}"):
+            self.answer.rewrites["kept"] += 1
             yield line
         else:  # the rewrite added something the abstract does not say: show the abstract's own words
+            self.answer.rewrites["rejected"] += 1
             yield quote
 
 

