@@ -24,7 +24,7 @@ class Assistant:
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
         self.settings = settings or Settings.from_env()
         self._embedder = embedder
-        self._backends: dict[str, tuple] = {}
+        self._backends: dict[str, object] = {}  # concrete backend name -> backend (None for "none")
 
     # -- parts, built on first use so that `--help` and cheap commands stay fast -----
     @cached_property
@@ -96,13 +96,17 @@ class Assistant:
         return Conversation()
 
     def backend(self, choice: str | None = None):
-        """(backend or None, note) for ``choice`` (default: settings.llm); loaded once and reused."""
-        from .llm import choose_backend
+        """(backend or None, note) for ``choice`` (default: settings.llm). A model is loaded once and
+        reused; ``auto`` looks for Ollama again on every call."""
+        from .llm import make_backend, resolve_auto
 
         choice = choice or self.settings.llm
+        note = ""
+        if choice == "auto":
+            choice, note = resolve_auto(self.settings)
         if choice not in self._backends:
-            self._backends[choice] = choose_backend(self.settings, choice)
-        return self._backends[choice]
+            self._backends[choice] = make_backend(self.settings, choice)
+        return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
                where: dict[str, Any] | None = None):

