@@ -15,7 +15,6 @@ rest are ranked by relevance. The weights were chosen on the dev set
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from typing import Any

@@ -13,7 +13,6 @@ import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlparse
 

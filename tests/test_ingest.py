@@ -7,7 +7,6 @@ import pytest
 from assistant import ModelMismatchError, StoreBusyError
 from assistant.store import write_lock
 
-from .conftest import BUNDLED
 
 A = "We introduce AlphaNet, a network for protein folding that predicts structures from sequences in seconds."
 B = "We present BetaSolver, a solver for mixed integer programs that learns branching rules from data."

@@ -8,12 +8,10 @@ Screenshots go to build/screenshots/; tests/web_fixtures/make_screenshot.py make
 from __future__ import annotations
 
 import http.server
-import json
 import os
 import re
 import shutil
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from assistant.errors import AssistantError
-from assistant.settings import LLM_CHOICES, Settings
+from assistant.settings import Settings
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
