@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from .errors import ConfigError
 
 LLM_CHOICES = ("auto", "ollama", "local", "none")
-EMBED_BACKENDS = ("torch", "onnx")
+EMBED_BACKENDS = ("torch", "onnx", "onnx-int8")
 
 
 def default_home(env: Mapping[str, str]) -> Path:

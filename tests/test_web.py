@@ -300,8 +300,7 @@ def test_hostile_abstract_renders_as_inert_text(page, server, web_assistant, tmp
                    "routes ${window.__pwned=3} {{constructor.constructor('window.__pwned=4')()}} across seasons.")
         source = tmp_path / "hostile.txt"
         source.write_text("Hostile Papers 2026\n\n" + hostile + "\n")
-        with server.web_app.lock.writing():
-            assert web_assistant.ingest([source]).added == 1
+        assert web_assistant.ingest([source]).added == 1
         server.web_app.papers(refresh=True)
 
         ask(page, "zebrafinch beacon telemetry")

@@ -30,11 +30,11 @@ import re  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
 import threading  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
+from collections import OrderedDict  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import Any, Callable, Iterator  # noqa: E402
+from typing import Any, Callable  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 MAX_UPLOAD_MB = 20
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+API_CONVERSATIONS = 1000  # API conversations remembered at once
 UPLOAD_TYPES = (".txt", ".jsonl", ".csv")
 K_MAX = 10
 ALL_FILES = "All files"
@@ -58,41 +59,6 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
 # -- shared state ------------------------------------------------------------------------------
-class ReadWriteLock:
-    """Many searches at once, or one ingest alone (the embedder's tokenizer is not safe to share
-    between an ingest and a search running at the same time)."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._readers = 0
-        self._writing = False
-
-    @contextmanager
-    def reading(self) -> Iterator[None]:
-        with self._cond:
-            self._cond.wait_for(lambda: not self._writing)
-            self._readers += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._readers -= 1
-                self._cond.notify_all()
-
-    @contextmanager
-    def writing(self) -> Iterator[None]:
-        with self._cond:
-            self._cond.wait_for(lambda: not self._writing)
-            self._writing = True
-            self._cond.wait_for(lambda: self._readers == 0)
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._writing = False
-                self._cond.notify_all()
-
-
 @dataclass
 class Session:
     """One browser tab: its conversation (for follow-ups) and the turns on its page."""
@@ -125,9 +91,10 @@ class WebApp:
 
     def __init__(self, assistant) -> None:
         self.assistant = assistant
-        self.lock = ReadWriteLock()
         self._papers: list | None = None
         self._papers_lock = threading.Lock()
+        self._api_lock = threading.Lock()
+        self._api_conversations: OrderedDict[str, Any] = OrderedDict()
 
     # -- sessions ------------------------------------------------------------------------
     def new_session(self) -> Session:
@@ -158,9 +125,8 @@ class WebApp:
             yield self._views(session, question="")
             stream = None
             try:
-                with self.lock.reading():
-                    stream = self.assistant.stream(question, conversation=session.conversation,
-                                                   llm=self._llm(llm), k=self._k(k))
+                stream = self.assistant.stream(question, conversation=session.conversation,
+                                               llm=self._llm(llm), k=self._k(k))
                 session.stream = stream
                 turn.citations = list(stream.citations)
                 turn.stage = "Writing the answer…"
@@ -331,8 +297,7 @@ class WebApp:
                          unit="files" if stage == "reading" else "papers")
 
         try:
-            with self.lock.writing():
-                report = self.assistant.ingest(targets, progress=report_progress)
+            report = self.assistant.ingest(targets, progress=report_progress)
         except AssistantError as exc:
             warn(str(exc))
             return render.ingest_html(None, [], [*rejected, *((n, str(exc)) for n in read)])
@@ -347,10 +312,21 @@ class WebApp:
         return render.ingest_html(data, read, rejected, names)
 
     # -- API (also MCP tools) ---------------------------------------------------------------
-    def api_chat(self, question: str, k: Any = None, llm: Any = None) -> tuple[str, list[dict]]:
+    def api_conversation(self, conversation_id: str):
+        """The API's conversation for this id (created on first use), so other apps can ask follow-ups.
+        The oldest are forgotten past API_CONVERSATIONS."""
+        with self._api_lock:
+            conversation = self._api_conversations.pop(conversation_id, None) or self.assistant.conversation()
+            self._api_conversations[conversation_id] = conversation
+            while len(self._api_conversations) > API_CONVERSATIONS:
+                self._api_conversations.popitem(last=False)
+            return conversation
+
+    def api_chat(self, question: str, k: Any = None, llm: Any = None, conversation_id: str = "") -> tuple[str, list[dict]]:
+        conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
         try:
-            with self.lock.reading():
-                stream = self.assistant.stream(question, llm=self._llm(llm), k=self._k(k if k else self.assistant.settings.k))
+            stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
+                                           k=self._k(k if k else self.assistant.settings.k))
             for _ in stream:
                 pass
         except AssistantError as exc:
@@ -360,8 +336,7 @@ class WebApp:
 
     def api_search(self, query: str, k: Any = None) -> list[dict]:
         try:
-            with self.lock.reading():
-                hits = self.assistant.search(query, k=max(1, min(100, int(k or self.assistant.settings.k))))
+            hits = self.assistant.search(query, k=max(1, min(100, int(k or self.assistant.settings.k))))
         except AssistantError as exc:
             raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
         return [api_hit(h) for h in hits]
@@ -461,18 +436,21 @@ def build_app(assistant) -> gr.Blocks:
         demo.load(app.backend_view, [llm], [llm], show_progress="hidden", **private)
 
         # the API: /chat and /search (MCP tools with mcp=True)
-        def chat(question: str, k: int = default_k, llm: str = default_llm) -> tuple[str, list[dict]]:
+        def chat(question: str, k: int = default_k, llm: str = default_llm,
+                 conversation_id: str = "") -> tuple[str, list[dict]]:
             """Answer a question about the paper abstracts, citing the papers used as [n].
 
             Args:
                 question: the question, e.g. "which papers reduce reasoning token usage?"
                 k: most papers to cite, 1 to 10
                 llm: who writes the answer: auto, ollama, local or none (quotes the abstracts)
+                conversation_id: any string naming a conversation; calls with the same id share a
+                    history, so "what about the second one?" refers to that conversation's last answer
             Returns:
                 the answer text with [n] markers, and the cited papers as a list of
                 {n, id, title, sources, evidence, text}
             """
-            return app.api_chat(question, k, llm)
+            return app.api_chat(question, k, llm, conversation_id)
 
         def search(query: str, k: int = default_k) -> list[dict]:
             """Find the papers relevant to a query; returns only papers judged relevant, best first (possibly none).
