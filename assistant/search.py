@@ -16,7 +16,7 @@ rest are ranked by relevance. The weights were chosen on the dev set
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -72,6 +72,8 @@ class Candidate:
     passage: str
     lexical: float = 0.0
     bm25: float = 0.0
+    meta: dict = field(default_factory=dict)
+    text: str = ""
 
     @property
     def relevance(self) -> float:
@@ -85,7 +87,7 @@ class HybridSearcher:
         self.lexical = lexical
 
     def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
-        """Every candidate with its signals, best relevance first (no gate, no cap)."""
+        """Every candidate with its signals and paper record, best relevance first (no gate, no cap)."""
         query = focus(query)
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
@@ -93,19 +95,21 @@ class HybridSearcher:
             pid = meta["paper_id"]
             if pid not in found or score > found[pid].dense:
                 found[pid] = Candidate(pid, score, text)
-        if where is None:  # BM25 holds no metadata; with a filter, dense candidates (filtered by Chroma) suffice
-            bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL)
-            missing = [pid for pid, _ in bm25_hits if pid not in found]
-            for pid, (score, text) in self._dense_for(missing, vector).items():
-                found[pid] = Candidate(pid, score, text)
-            for pid, score in bm25_hits:
-                if pid in found:
-                    found[pid].bm25 = score
-        texts = {pid: text for pid, (meta, text) in self.store.get_papers(list(found)).items()}
-        titles = {pid: meta.get("title", "") for pid, (meta, _t) in self.store.get_papers(list(found)).items()} if found else {}
-        for pid, share in self.lexical.coverage(query, {pid: f"{titles.get(pid, '')} {t}" for pid, t in texts.items()}).items():
-            found[pid].lexical = share
-        ranked = [c for c in found.values() if c.id in texts]  # no paper record: an interrupted ingest
+        bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL) if where is None else []
+        # BM25 holds no metadata; with a filter, the dense candidates (filtered by Chroma) suffice
+        records = self.store.get_papers(list({*found, *(pid for pid, _ in bm25_hits)}))  # one read per search
+        missing = [pid for pid, _ in bm25_hits if pid not in found and pid in records]
+        for pid, (score, text) in self._dense_for(missing, records, vector).items():
+            found[pid] = Candidate(pid, score, text)
+        for pid, score in bm25_hits:
+            if pid in found:
+                found[pid].bm25 = score
+        ranked = [c for c in found.values() if c.id in records]  # no paper record: an interrupted ingest
+        for c in ranked:
+            c.meta, c.text = records[c.id]
+        shares = self.lexical.coverage(query, {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked})
+        for c in ranked:
+            c.lexical = shares.get(c.id, 0.0)
         ranked.sort(key=lambda c: c.relevance, reverse=True)
         return ranked
 
@@ -114,10 +118,13 @@ class HybridSearcher:
         floor = max(min_score, relative_score * ranked[0].relevance) if ranked else min_score
         return [c for c in ranked if c.relevance >= floor]
 
-    def _dense_for(self, paper_ids: list[str], vector: np.ndarray) -> dict[str, tuple[float, str]]:
-        if not paper_ids:
+    def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, str]]:
+        """Best-chunk similarity of papers that only BM25 proposed. Chunk ids are ``{paper}:{i}``, so
+        they are fetched by id (fast) rather than by a metadata filter (slow on a large store)."""
+        ids = [f"{pid}:{i}" for pid in paper_ids for i in range(int(records[pid][0].get("n_chunks", 1)))]
+        if not ids:
             return {}
-        got = self.store.chunks.get(where={"paper_id": {"$in": paper_ids}}, include=["embeddings", "metadatas", "documents"])
+        got = self.store.chunks.get(ids=ids, include=["embeddings", "metadatas", "documents"])
         best: dict[str, tuple[float, str]] = {}
         for emb, meta, doc in zip(got["embeddings"], got["metadatas"], got["documents"]):
             score = float(np.dot(np.asarray(emb, dtype=np.float32), vector))
@@ -135,6 +142,4 @@ class HybridSearcher:
             for found in per_topic:
                 if rank < len(found) and all(c.id != found[rank].id for c in kept):
                     kept.append(found[rank])
-        kept = kept[:k]
-        stored = self.store.get_papers([c.id for c in kept])
-        return [PaperHit.from_store(c.id, *stored[c.id], score=c.relevance, passage=c.passage) for c in kept if c.id in stored]
+        return [PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage) for c in kept[:k]]
