@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlparse
 
+import numpy as np
+
 from .errors import ModelMismatchError, StoreBusyError, StoreError
 from .settings import Settings
 
@@ -176,12 +178,12 @@ class Store:
 
     def upsert_chunks(self, ids, vectors, texts, metadatas) -> None:
         for part in self.batches(list(range(len(ids)))):
-            self.chunks.upsert(ids=[ids[i] for i in part], embeddings=[vectors[i] for i in part],
+            self.chunks.upsert(ids=[ids[i] for i in part], embeddings=np.asarray(vectors, dtype=np.float32)[part],
                                documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
 
     def upsert_papers(self, ids, vectors, texts, metadatas) -> None:
         for part in self.batches(list(range(len(ids)))):
-            self.papers.upsert(ids=[ids[i] for i in part], embeddings=[vectors[i] for i in part],
+            self.papers.upsert(ids=[ids[i] for i in part], embeddings=np.asarray(vectors, dtype=np.float32)[part],
                                documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
 
     def update_metadata(self, paper_id: str, paper_meta: dict, chunk_meta: dict) -> None:

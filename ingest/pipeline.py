@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+import numpy as np
+
 from assistant.embedding import Embedder
 from assistant.lexical import bump_revision
 from assistant.settings import Settings
@@ -209,14 +211,13 @@ def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, c
                     chunk_metas.append(chunk_metadata(paper.id, index, meta))
                     owners.append(len(paper_metas) - 1)
             vectors = embedder.embed(chunk_texts)
-            paper_vectors = []
-            for i in range(len(window)):
-                rows = vectors[[j for j, owner in enumerate(owners) if owner == i]]
-                mean = rows.mean(axis=0)
-                paper_vectors.append((mean / max(float((mean ** 2).sum()) ** 0.5, 1e-12)).tolist())
+            # a paper's chunks are contiguous: average each run, then normalise
+            starts = np.flatnonzero(np.r_[True, np.diff(owners) != 0])
+            sums = np.add.reduceat(vectors, starts, axis=0)
+            paper_vectors = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)
             if pending is not None:
                 pending.result()
-            pending = writer.submit(_write_window, store, chunk_ids, vectors.tolist(), chunk_texts, chunk_metas,
+            pending = writer.submit(_write_window, store, chunk_ids, vectors, chunk_texts, chunk_metas,
                                     [p.id for p in window], paper_vectors, [p.text for p in window], paper_metas)
             if progress:
                 progress(min(start + WINDOW, len(papers)), len(papers), "embedding")

@@ -22,10 +22,12 @@ def paper_id(text: str) -> str:
     return hashlib.sha256(normalise(text).encode("utf-8")).hexdigest()[:16]
 
 
+_CONTROLS = {c: None for c in [*range(0, 9), *range(11, 32), *range(127, 160)]}
+
+
 def clean_text(text: str) -> str:
     """Display form: NULs and control characters removed, whitespace collapsed."""
-    text = unicodedata.normalize("NFC", text)
-    text = "".join(ch for ch in text if ch in "\t\n" or unicodedata.category(ch) != "Cc")
+    text = unicodedata.normalize("NFC", text).translate(_CONTROLS)
     return _SPACE.sub(" ", text).strip()
 
 
