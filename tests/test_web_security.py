@@ -121,3 +121,20 @@ def test_answers_keep_coming_while_an_ingest_runs(app, tmp_path):
     assert answered_during >= 2, "search should answer while the ingest runs"
     assert "300" in report[0]
     assert client.predict("tell me about Load7Net", 3, api_name="/search")[0]["title"].startswith("Load7Net")
+
+
+def test_mcp_flag_serves_chat_and_search_as_tools(app, corpus_home, embedder, tmp_path):
+    from ui.web import build_app, launch, mcp_available
+
+    if not mcp_available():
+        pytest.skip('the optional MCP extra is not installed (pip install -e ".[mcp]")')
+    from assistant import Assistant, Settings
+
+    demo = build_app(Assistant(Settings.from_env(env={}, home=app.store_home, llm="none"), embedder=embedder))
+    url = launch(demo, port=0, mcp=True, prevent_thread_lock=True)
+    try:
+        status, _headers, body = fetch(url + "gradio_api/mcp/schema")
+        tools = {tool["name"] for tool in json.loads(body)}
+        assert status == 200 and {"chat", "search"} <= tools
+    finally:
+        demo.close()
