@@ -1,0 +1,54 @@
+"""Resident memory through one ingest, sampled at every window of 256 papers (growth per paper).
+
+    python bench/memprofile.py --corpus /tmp/bench/4000.jsonl --backend onnx-int8
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+
+def status_mb(field: str) -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, required=True)
+    parser.add_argument("--backend", default="onnx-int8")
+    args = parser.parse_args(argv)
+
+    from assistant import Assistant, Settings
+    from assistant.embedding import Embedder
+
+    with tempfile.TemporaryDirectory(prefix="bench-mem-") as home:
+        assistant = Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=Embedder(backend=args.backend))
+        assistant.embedder.embed(["warm up"])
+        marks = [("model loaded", 0, status_mb("VmRSS"), status_mb("VmHWM"))]
+
+        def progress(done: int, total: int, what: str) -> None:
+            if what == "embedding":
+                marks.append((f"{done:,} papers", done, status_mb("VmRSS"), status_mb("VmHWM")))
+
+        assistant.ingest([args.corpus], progress=progress)
+        marks.append(("after BM25 build", marks[-1][1], status_mb("VmRSS"), status_mb("VmHWM")))
+    step = max(1, (len(marks) - 3) // 8)
+    for name, _n, rss, hwm in marks[:2] + marks[2:-2:step] + marks[-2:]:
+        print(f"{name:<18} RSS {rss:7.0f} MB   peak {hwm:7.0f} MB")
+    first, last = marks[1], marks[-2]
+    if last[1] > first[1]:
+        print(f"growth after the first window: {(last[2] - first[2]) * 1024 / (last[1] - first[1]):.1f} KB per paper")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""Peak memory of the browser UI server: `assistant ui` on the bundled corpus, read from /proc.
+
+Starts `.venv/bin/assistant ui --port FREE` on a fresh temporary store (the server loads the
+bundled corpus into an empty store itself, unless --pre-ingest does it first), waits until
+it answers HTTP, optionally sends one search through the page's HTTP API, then reads VmHWM
+(peak resident set) and VmRSS from /proc/PID/status of the server and its children, and stops it.
+
+    python bench/ui_rss.py
+    python bench/ui_rss.py --backend onnx --pre-ingest
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def status_kb(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def descendants(pid: int) -> list[int]:
+    out, queue = [], [pid]
+    while queue:
+        parent = queue.pop()
+        try:
+            children = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        for child in map(int, children):
+            out.append(child)
+            queue.append(child)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backend", default=None, help="ASSISTANT_EMBED_BACKEND for the server (default: settings default)")
+    parser.add_argument("--pre-ingest", action="store_true", help="ingest with `assistant ingest` before starting the server")
+    parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not (ROOT / "ui" / "web.py").exists():
+        raise SystemExit("ui/web.py does not exist yet: `assistant ui` cannot start")
+
+    with tempfile.TemporaryDirectory(prefix="bench-ui-") as home:
+        env = {**os.environ, "ASSISTANT_HOME": home, "ASSISTANT_LLM": "none", "HF_HUB_OFFLINE": "1",
+               "GRADIO_ANALYTICS_ENABLED": "False", "ANONYMIZED_TELEMETRY": "False"}
+        if args.backend:
+            env["ASSISTANT_EMBED_BACKEND"] = args.backend
+        if args.pre_ingest:
+            subprocess.run([str(ASSISTANT), "ingest"], env=env, cwd=ROOT, check=True, capture_output=True)
+        port = free_port()
+        log = open(Path(home) / "ui.log", "w+")
+        started = time.perf_counter()
+        proc = subprocess.Popen([str(ASSISTANT), "ui", "--port", str(port)], env=env, cwd=ROOT, stdout=log,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            while True:
+                if proc.poll() is not None:
+                    log.seek(0)
+                    raise SystemExit(f"`assistant ui` exited with {proc.returncode}:\n{log.read()[-2000:]}")
+                try:
+                    with urllib.request.urlopen(url, timeout=2) as response:
+                        if response.status < 500:
+                            break
+                except OSError:
+                    pass
+                if time.perf_counter() - started > args.timeout:
+                    raise SystemExit(f"`assistant ui` did not answer on {url} within {args.timeout:.0f}s")
+                time.sleep(0.25)
+            ready = time.perf_counter() - started
+            time.sleep(1.0)
+            pids = [proc.pid] + descendants(proc.pid)
+            rows = [{"pid": pid, "cmd": Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:80],
+                     "VmHWM_mb": status_kb(pid, "VmHWM") / 1024, "VmRSS_mb": status_kb(pid, "VmRSS") / 1024}
+                    for pid in pids if Path(f"/proc/{pid}").exists()]
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            log.close()
+
+    print(f"`assistant ui` answered HTTP after {ready:.1f}s (backend {args.backend or 'default'}, "
+          f"{'pre-ingested' if args.pre_ingest else 'ingesting the bundled corpus itself'})")
+    for row in rows:
+        print(f"  pid {row['pid']}: peak RSS (VmHWM) {row['VmHWM_mb']:.0f} MB, RSS now {row['VmRSS_mb']:.0f} MB  {row['cmd']}")
+    print(f"  total peak RSS: {sum(r['VmHWM_mb'] for r in rows):.0f} MB")
+    if args.json:
+        print(json.dumps({"ready_s": ready, "processes": rows}))
+
+
+if __name__ == "__main__":
+    main()
