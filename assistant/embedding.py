@@ -105,6 +105,9 @@ class Embedder:
     # -- the ONNX runtime --------------------------------------------------------------
     @cached_property
     def _onnx(self) -> "OnnxEncoder":
+        if not (self.path / "tokenizer.json").exists():
+            raise ConfigError(f"The ONNX backend needs the model's fast tokenizer ({self.path / 'tokenizer.json'}).",
+                              "Set ASSISTANT_EMBED_BACKEND=torch for this model.")
         return OnnxEncoder(self._onnx_file(), self.path, self.max_tokens, self._pooling)
 
     def _onnx_file(self) -> Path:
@@ -291,20 +294,20 @@ def export_onnx(model_path: Path, target: Path) -> None:
     import warnings
 
     model = AutoModel.from_pretrained(str(model_path), local_files_only=True, attn_implementation="eager").eval()
-    with_types = "token_type_ids" in model.forward.__code__.co_varnames
 
     class Encoder(torch.nn.Module):
+        """Two inputs: one text per row, so token types are all 0, which is the model's default."""
+
         def __init__(self, inner) -> None:
             super().__init__()
             self.inner = inner
 
-        def forward(self, input_ids, attention_mask, token_type_ids=None):
-            kwargs = {"token_type_ids": token_type_ids} if token_type_ids is not None else {}
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask, **kwargs).last_hidden_state
+        def forward(self, input_ids, attention_mask):
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
 
-    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if with_types else [])
+    names = ["input_ids", "attention_mask"]
     sample = torch.ones(2, 16, dtype=torch.long)
-    args = (sample, torch.ones_like(sample)) + ((torch.zeros_like(sample),) if with_types else ())
+    args = (sample, torch.ones_like(sample))
     axes = {name: {0: "batch", 1: "tokens"} for name in names + ["last_hidden_state"]}
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + f".{os.getpid()}.part")
