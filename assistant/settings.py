@@ -37,7 +37,7 @@ class Settings:
     chroma_url: str | None = field(default=None, metadata={"help": "Chroma server URL; unset = embedded store in home"})
     collection: str = field(default="abstracts", metadata={"help": "name of the collection in Chroma"})
     embed_model: str | None = field(default=None, metadata={"help": "sentence-transformers model folder; unset = packaged all-MiniLM-L6-v2"})
-    embed_backend: str = field(default="torch", metadata={"help": "encoder runtime: torch or onnx"})
+    embed_backend: str = field(default="torch", metadata={"help": "encoder runtime: torch, onnx or onnx-int8"})
     chunk_tokens: int = field(default=64, metadata={"help": "max word pieces per chunk (the model truncates at 256)"})
     chunk_overlap: int = field(default=12, metadata={"help": "word pieces shared by neighbouring chunks"})
     k: int = field(default=5, metadata={"help": "max papers returned by search"})
