@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 import shutil
 import threading
 from pathlib import Path
@@ -22,7 +21,6 @@ import numpy as np
 from .store import Store
 
 REVISION_KEY = "revision"
-_WORD = re.compile(r"(?u)\b\w[\w\-]*\w\b|\b\w\w\b")
 
 
 def _stemmer():

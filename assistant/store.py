@@ -9,7 +9,6 @@ records the embedding model and chunking, and refuses to open under another mode
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -109,11 +108,6 @@ class Store:
                 f"The store '{self.settings.collection}' was chunked at {found.get('chunk_tokens')}/{found.get('chunk_overlap')} "
                 f"word pieces, but the settings ask for {spec.chunk_tokens}/{spec.chunk_overlap}.",
                 "Re-ingest with `assistant ingest --rebuild`, or set ASSISTANT_CHUNK_TOKENS/ASSISTANT_CHUNK_OVERLAP back.")
-
-    def spec_recorded(self) -> dict | None:
-        if not self.exists():
-            return None
-        return dict(self.client.get_collection(self.chunk_name, embedding_function=None).metadata or {})
 
     def drop(self) -> None:
         for name in (self.chunk_name, self.paper_name):
@@ -225,6 +219,3 @@ def write_lock(settings: Settings) -> Iterator[None]:
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

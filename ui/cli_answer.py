@@ -57,23 +57,16 @@ def ask(ctx, question, llm, k, batch, where, as_json):
     assistant = _assistant(ctx)
     filters = _where(where, ())
     for q in (read_questions(batch) if batch else [question]):
-        stream = assistant.stream(q, llm=llm, k=k, where=filters)
         if as_json:
-            answer = _drain(stream)
-            _json(answer.as_dict())
+            _json(assistant.ask(q, llm=llm, k=k, where=filters).as_dict())
             continue
+        stream = assistant.stream(q, llm=llm, k=k, where=filters)
         stream_to_terminal(stream)
         answer = stream.answer
         print_citations(answer)
         click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
         if not answer.complete:
             ctx.exit(1)
-
-
-def _drain(stream):
-    for _ in stream:
-        pass
-    return stream.answer
 
 
 @click.command(context_settings=CONTEXT)
