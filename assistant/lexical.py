@@ -1,26 +1,50 @@
-"""BM25 over papers (title twice, then abstract), persisted beside the store and kept in step with it.
+"""BM25 over papers (title twice, then abstract), persisted beside the store and updated incrementally.
 
-Every ingest that changes the store stamps a new revision on the papers collection; the
-index on disk records the revision it was built from and is rebuilt only when the two
-differ (after an ingest, or when another client changed a shared Chroma server). Queries
-never rebuild it otherwise. bm25s has no incremental add, and at 20k abstracts a rebuild
-takes a few seconds, so rebuilding once per changing ingest is the cheaper design.
+Why our own index rather than bm25s's: a bm25s index cannot add or remove documents, so
+every ingest would re-tokenize and rebuild the whole corpus (seconds at 20k abstracts, on
+every change, in every client of a shared Chroma server). Here the index is a list of
+segments, as in Lucene: each sync with the store tokenizes only the papers that are new or
+retitled, writes them as one new segment, and records removed papers as deleted. BM25's
+corpus statistics (document frequencies, mean length) are summed over the live documents
+when the segments are loaded, so scores equal those of an index built from scratch.
+Segments are merged when there are too many or too many deleted rows. bm25s still
+tokenizes (its stop words, with PyStemmer's English stemmer).
+
+Every ingest that changes the store stamps a new revision on the papers collection; an
+index whose manifest records another revision syncs by comparing the store's paper ids and
+titles with its own (metadata only), so it follows other clients of a shared server too.
+
+Folder layout: ``manifest.json`` (revision, segment names, deleted ids), ``vocab.json``
+(terms; a term's position is its id, only ever appended) and ``seg-*.npz`` (term counts
+as a sparse docs x terms matrix, with the papers' ids and titles).
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
+import os
 import shutil
 import threading
+import zipfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
+from scipy import sparse
 
 from .store import Store
 
 REVISION_KEY = "revision"
+FORMAT = 2
+K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
+MAX_SEGMENTS = 8
+MAX_DELETED_SHARE = 0.25
+FETCH = 512  # papers read from the store per request when syncing
 
 
 def _stemmer():
@@ -34,90 +58,232 @@ def index_folder(home: Path, collection: str, chroma_url: str | None) -> Path:
     return home / "lexical" / f"{collection}-{where}"
 
 
+@dataclass
+class Segment:
+    name: str
+    counts: sparse.csr_matrix  # docs x terms (columns may be fewer than the vocabulary)
+    ids: list[str]
+    titles: list[str]
+    deleted: set[int] = field(default_factory=set)  # rows of papers removed or retitled since
+
+    def live(self) -> list[int]:
+        return [row for row in range(len(self.ids)) if row not in self.deleted]
+
+    def save(self, folder: Path) -> None:
+        tmp = folder / f"{self.name}.tmp.npz"
+        np.savez(tmp, data=self.counts.data, indices=self.counts.indices, indptr=self.counts.indptr,
+                 shape=np.asarray(self.counts.shape), ids=np.asarray(self.ids, dtype=str),
+                 titles=np.asarray(self.titles, dtype=str))
+        os.replace(tmp, folder / f"{self.name}.npz")
+
+    @classmethod
+    def load(cls, folder: Path, name: str) -> "Segment":
+        with np.load(folder / f"{name}.npz") as z:
+            counts = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
+            return cls(name, counts, z["ids"].tolist(), z["titles"].tolist())
+
+
 class LexicalIndex:
     def __init__(self, store: Store, folder: Path) -> None:
         self.store = store
         self.folder = folder
         self._lock = threading.Lock()
-        self._model = None
-        self._df = np.zeros(0)
-        self._ids: list[str] = []
-        self._revision: str | None = None
         self._stem = _stemmer()
+        self._revision: str | None = None
+        self._vocab: dict[str, int] = {}
+        self._segments: list[Segment] = []
+        # the live documents, merged from the segments for querying
+        self._ids: list[str] = []
+        self._by_term: sparse.csc_matrix | None = None
+        self._norm = np.zeros(0, dtype=np.float32)
+        self._df = np.zeros(0, dtype=np.int64)
 
-    # -- keeping in step ---------------------------------------------------------
+    # -- tokens --------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[str]]:
         import bm25s
 
         return bm25s.tokenize(texts, stopwords="en", stemmer=self._stem, return_ids=False, show_progress=False,
                               token_pattern=r"(?u)\b\w\w+\b")
 
+    # -- keeping in step with the store ---------------------------------------------
     def _store_revision(self) -> str:
         return str((self.store.papers.metadata or {}).get(REVISION_KEY, "0"))
 
     def ensure_current(self) -> None:
+        """Bring the index up to the store's revision: load what is on disk, then index what changed."""
         with self._lock:
             revision = self._store_revision()
-            if self._model is not None and revision == self._revision:
+            if self._by_term is not None and revision == self._revision:
                 return
-            if not self._load(revision):
-                self._build(revision)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with self._folder_lock():
+                manifest = self._read_manifest()
+                if manifest.get("revision") != self._revision or self._by_term is None:
+                    if not self._load(manifest):
+                        manifest = {}
+                try:
+                    if manifest.get("revision") != revision:
+                        self._sync(revision)
+                    self._merge_live()
+                except BaseException:
+                    self._by_term, self._revision = None, None  # half-synced: reload from disk next time
+                    raise
+                self._revision = revision
 
-    def _load(self, revision: str) -> bool:
-        import bm25s
+    @contextmanager
+    def _folder_lock(self) -> Iterator[None]:
+        """Processes sharing a home take turns syncing the folder (held for the sync only)."""
+        with open(self.folder / ".lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
-        stamp = self.folder / "stamp.json"
+    def _read_manifest(self) -> dict:
         try:
-            meta = json.loads(stamp.read_text())
-            if meta.get("revision") != revision:
-                return False
-            self._model = bm25s.BM25.load(str(self.folder / "bm25"), load_corpus=False, show_progress=False)
-            self._ids = meta["ids"]
-            self._df = _document_frequencies(self._model)
-        except (OSError, ValueError, KeyError):
+            manifest = json.loads((self.folder / "manifest.json").read_text())
+            return manifest if manifest.get("format") == FORMAT else {}
+        except (OSError, ValueError):
+            return {}
+
+    def _load(self, manifest: dict) -> bool:
+        """Read the index on disk; False when there is none usable (then it starts empty and syncs)."""
+        self._vocab, self._segments = {}, []
+        if not manifest:
+            self._clear_folder()  # none, or of an older format
             return False
-        self._revision = revision
+        try:
+            terms = json.loads((self.folder / "vocab.json").read_text())
+            self._segments = [Segment.load(self.folder, name) for name in manifest["segments"]]
+            for seg in self._segments:
+                seg.deleted = set(manifest.get("deleted", {}).get(seg.name, []))
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            self._segments = []
+            self._clear_folder()  # damaged: rebuild from the store
+            return False
+        self._vocab = {term: i for i, term in enumerate(terms)}
         return True
 
-    def _build(self, revision: str) -> None:
-        import bm25s
+    def _clear_folder(self) -> None:
+        for path in self.folder.iterdir():
+            if path.name != ".lock":
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
 
-        ids, texts = [], []
-        for pid, meta, text in self.store.iter_papers(include_text=True):
-            ids.append(pid)
-            title = meta.get("title", "")
-            texts.append(f"{title}. {title}. {text}")
-        model = bm25s.BM25()
-        if texts:
-            model.index(self.tokenize(texts), show_progress=False)
-        tmp = self.folder.with_suffix(".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        if texts:
-            model.save(str(tmp / "bm25"), show_progress=False)
-        (tmp / "stamp.json").write_text(json.dumps({"revision": revision, "ids": ids}))
-        shutil.rmtree(self.folder, ignore_errors=True)
-        tmp.rename(self.folder)  # readers see the old index or the new one, never half of one
-        self._model, self._ids, self._revision = (model if texts else None), ids, revision
-        self._df = _document_frequencies(self._model) if texts else np.zeros(0)
+    def _sync(self, revision: str) -> None:
+        """Index the papers the store has and this index lacks (or holds with another title)."""
+        stored = {pid: str(meta.get("title", "")) for pid, meta, _ in self.store.iter_papers(include_text=False)}
+        held: dict[str, str] = {}
+        for seg in self._segments:
+            for row in seg.live():
+                pid, title = seg.ids[row], seg.titles[row]
+                if stored.get(pid) == title and pid not in held:
+                    held[pid] = title
+                else:  # removed from the store, retitled, or a duplicate row
+                    seg.deleted.add(row)
+        fresh = [pid for pid, title in stored.items() if held.get(pid) != title]
+        if fresh:
+            self._segments.append(self._index(fresh))
+        if len(self._segments) > MAX_SEGMENTS or self._deleted_share() > MAX_DELETED_SHARE:
+            self._compact()
+        self._write(revision)
+
+    def _index(self, paper_ids: list[str]) -> Segment:
+        ids, titles, texts = [], [], []
+        for start in range(0, len(paper_ids), FETCH):
+            for pid, (meta, text) in self.store.get_papers(paper_ids[start:start + FETCH]).items():
+                title = str(meta.get("title", ""))
+                ids.append(pid)
+                titles.append(title)
+                texts.append(f"{title}. {title}. {text}")
+        rows, cols, values = [], [], []
+        for row, tokens in enumerate(self.tokenize(texts) if texts else []):
+            terms, counts = np.unique([self._vocab.setdefault(t, len(self._vocab)) for t in tokens],
+                                      return_counts=True)
+            rows.append(np.full(len(terms), row))
+            cols.append(terms)
+            values.append(counts)
+        stack = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype))
+        counts = sparse.csr_matrix((stack(values, np.float32), (stack(rows, np.int64), stack(cols, np.int64))),
+                                   shape=(len(ids), len(self._vocab)))
+        return Segment(f"seg-{os.urandom(6).hex()}", counts, ids, titles)
+
+    def _deleted_share(self) -> float:
+        total = sum(len(seg.ids) for seg in self._segments)
+        return sum(len(seg.deleted) for seg in self._segments) / total if total else 0.0
+
+    def _compact(self) -> None:
+        """Merge every segment into one, dropping deleted rows (no re-tokenizing)."""
+        live, ids, titles = self._live_rows()
+        self._segments = [Segment(f"seg-{os.urandom(6).hex()}", live, ids, titles)]
+
+    def _write(self, revision: str) -> None:
+        names = {seg.name for seg in self._segments}
+        for seg in self._segments:
+            if not (self.folder / f"{seg.name}.npz").exists():
+                seg.save(self.folder)
+        terms = [""] * len(self._vocab)
+        for term, i in self._vocab.items():
+            terms[i] = term
+        _write_json(self.folder / "vocab.json", terms)
+        _write_json(self.folder / "manifest.json",
+                    {"format": FORMAT, "revision": revision, "segments": [seg.name for seg in self._segments],
+                     "deleted": {seg.name: sorted(seg.deleted) for seg in self._segments if seg.deleted},
+                     "papers": sum(len(seg.ids) - len(seg.deleted) for seg in self._segments)})
+        for path in self.folder.glob("seg-*.npz"):  # merged away
+            if path.stem not in names:
+                path.unlink(missing_ok=True)
+
+    def _live_rows(self) -> tuple[sparse.csr_matrix, list[str], list[str]]:
+        width = len(self._vocab)
+        blocks, ids, titles = [], [], []
+        for seg in self._segments:
+            keep = seg.live()
+            block = seg.counts[keep]
+            block.resize((len(keep), width))  # older segments know fewer terms
+            blocks.append(block)
+            ids += [seg.ids[i] for i in keep]
+            titles += [seg.titles[i] for i in keep]
+        matrix = sparse.vstack(blocks, format="csr") if blocks else sparse.csr_matrix((0, width), dtype=np.float32)
+        return matrix, ids, titles
+
+    def _merge_live(self) -> None:
+        matrix, self._ids, _ = self._live_rows()
+        self._by_term = matrix.tocsc()
+        lengths = np.asarray(matrix.sum(axis=1)).ravel()
+        mean = lengths.mean() if len(lengths) else 1.0
+        self._norm = (K1 * (1 - B + B * lengths / max(mean, 1e-9))).astype(np.float32)
+        self._df = np.diff(self._by_term.indptr)
 
     # -- querying ------------------------------------------------------------------
     def search(self, query: str, n: int) -> list[tuple[str, float]]:
+        """The ``n`` best papers by BM25, as (paper id, score), score > 0."""
         self.ensure_current()
-        if self._model is None or not self._ids:
-            return []
         tokens = self.tokenize([query])
-        if not tokens or not tokens[0]:
+        terms = sorted({self._vocab[t] for t in (tokens[0] if tokens else []) if t in self._vocab})
+        if not terms or not self._ids:
             return []
-        docs, scores = self._model.retrieve(tokens, k=min(n, len(self._ids)), show_progress=False, n_threads=1)
-        return [(self._ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+        scores = np.zeros(len(self._ids), dtype=np.float32)
+        matrix = self._by_term
+        for term in terms:
+            rows = matrix.indices[matrix.indptr[term]:matrix.indptr[term + 1]]
+            tf = matrix.data[matrix.indptr[term]:matrix.indptr[term + 1]]
+            scores[rows] += self._idf_of(term) * tf * (K1 + 1) / (tf + self._norm[rows])
+        n = min(n, int(np.count_nonzero(scores)))
+        if n <= 0:
+            return []
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(self._ids[i], float(scores[i])) for i in top]
+
+    def _idf_of(self, column: int | None) -> float:
+        n = max(len(self._ids), 1)
+        df = int(self._df[column]) if column is not None and column < len(self._df) else 0
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
     def idf(self, term: str) -> float:
         """Inverse document frequency; a term the corpus lacks counts as rare."""
-        n = max(len(self._ids), 1)
-        column = self._model.vocab_dict.get(term) if self._model is not None else None
-        df = int(self._df[column]) if column is not None and column < len(self._df) else 0
-        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+        return self._idf_of(self._vocab.get(term))
 
     def coverage(self, query: str, texts: dict[str, str]) -> dict[str, float]:
         """IDF-weighted share of the query's distinct terms found in each text.
@@ -136,14 +302,22 @@ class LexicalIndex:
             out[pid] = sum(weights[t] for t in present) / total
         return out
 
+    def describe(self) -> dict:
+        """What is indexed: revision, live papers, segments and deleted rows (for tests and `stats`)."""
+        self.ensure_current()
+        return {"revision": self._revision, "papers": len(self._ids),
+                "segments": [seg.name for seg in self._segments],
+                "deleted": sum(len(seg.deleted) for seg in self._segments)}
 
-def _document_frequencies(model) -> np.ndarray:
-    """Documents per term, read off bm25s's term-major sparse score matrix."""
-    return np.diff(np.asarray(model.scores["indptr"]))
+
+def _write_json(path: Path, value) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(value))
+    os.replace(tmp, path)  # readers see the old file or the new one, never half of one
 
 
 def bump_revision(store: Store) -> None:
-    """Mark the store changed, so every lexical index built from it knows to rebuild."""
+    """Mark the store changed, so every lexical index built from it syncs on its next use."""
     meta = dict(store.papers.metadata or {})
     meta[REVISION_KEY] = hashlib.sha1(np.random.bytes(16)).hexdigest()[:16]
     store.papers.modify(metadata=meta)

@@ -74,7 +74,7 @@ def _json(result):
 
 
 def _stamp(home):
-    stamps = list((home / "lexical").glob("*/stamp.json"))
+    stamps = list((home / "lexical").glob("*/manifest.json"))
     assert len(stamps) == 1, stamps
     return json.loads(stamps[0].read_text())
 
@@ -104,7 +104,7 @@ def test_two_clients_share_a_chroma_server(chroma_server, tmp_path):
     hits = _json(run_cli("search", "tell me about PoLR", "--json", home=home_b, env=env))
     assert hits[0]["title"].startswith("PoLR")
     stamp_a, stamp_b = _stamp(home_a), _stamp(home_b)
-    assert stamp_b["revision"] == stamp_a["revision"] and set(stamp_b["ids"]) == papers_a
+    assert stamp_b["revision"] == stamp_a["revision"] and stamp_b["papers"] == len(papers_a)
 
     # The first client adds papers: the second sees them, and its BM25 index follows.
     more = _json(run_cli("ingest", str(second), "--json", home=home_a, env=env))
@@ -113,11 +113,12 @@ def test_two_clients_share_a_chroma_server(chroma_server, tmp_path):
     assert hits[0]["title"].startswith("ProofOptimizer")
     rebuilt = _stamp(home_b)
     assert rebuilt["revision"] != stamp_b["revision"] and rebuilt["revision"] == _stamp(home_a)["revision"]
-    assert len(rebuilt["ids"]) == more["papers"]
+    assert rebuilt["papers"] == more["papers"]
+    assert len(rebuilt["segments"]) == 2  # the new papers were added as a segment, the first one kept
 
 
 def test_bm25_alone_works_through_the_server(chroma_server, tmp_path):
-    """The lexical side on its own (no embedding model): bm25s over papers read from the server."""
+    """The lexical side on its own (no embedding model): BM25 over papers read from the server."""
     from assistant import Assistant, Settings
 
     url, _data = chroma_server

@@ -1,0 +1,112 @@
+"""The BM25 index follows the store incrementally and scores like an index built from scratch."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from assistant.lexical import MAX_SEGMENTS, LexicalIndex
+from tests.conftest import BUNDLED
+
+QUERIES = ["PoLR path of least resistance", "proof simplification for Lean", "token pruning for long video",
+           "reward models at inference time", "virtual cell perturbation", "legal reasoning benchmark German",
+           "Zeta protein folding", "mixed integer programs"]
+
+
+def fresh_copy(index: LexicalIndex, folder) -> LexicalIndex:
+    """An index of the same store built from nothing, in another folder."""
+    return LexicalIndex(index.store, folder)
+
+
+def assert_same_results(a: LexicalIndex, b: LexicalIndex) -> None:
+    for query in QUERIES:
+        got, want = a.search(query, 10), b.search(query, 10)
+        assert [pid for pid, _ in got] == [pid for pid, _ in want], query
+        assert np.allclose([s for _, s in got], [s for _, s in want], rtol=1e-5), query
+
+
+def test_scores_rank_like_bm25s(corpus):
+    """Same tokens, same BM25 variant as bm25s (Lucene's): the same ranking over the bundled corpus."""
+    import bm25s
+
+    index = corpus.searcher.lexical
+    index.ensure_current()
+    papers = {p.id: p for p in corpus.papers()}
+    ids = sorted(papers)
+    texts = [f"{papers[i].title}. {papers[i].title}. {papers[i].text}" for i in ids]
+    reference = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    reference.index(index.tokenize(texts), show_progress=False)
+    for query in QUERIES[:6]:
+        docs, scores = reference.retrieve(index.tokenize([query]), k=8, show_progress=False)
+        want = [(ids[int(d)], float(s)) for d, s in zip(docs[0], scores[0]) if s > 0]
+        got = index.search(query, 8)
+        assert [pid for pid, _ in got] == [pid for pid, _ in want], query
+        ratios = [g / w for (_, g), (_, w) in zip(got, want)]
+        assert np.allclose(ratios, ratios[0], rtol=1e-4), query  # one constant factor: (k1 + 1)
+
+
+def test_adding_and_removing_files_touches_only_what_changed(make_assistant, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    first, second = sorted(BUNDLED.glob("*.txt"))[:2]
+    shutil.copy(first, folder / first.name)
+    assistant = make_assistant()
+    assistant.ingest([folder])
+    index = assistant.lexical
+    before = index.describe()
+    assert len(before["segments"]) == 1 and before["deleted"] == 0
+    segment_file = index.folder / f"{before['segments'][0]}.npz"
+    stamp = segment_file.stat().st_mtime_ns, segment_file.read_bytes()
+
+    shutil.copy(second, folder / second.name)
+    report = assistant.ingest([folder])
+    after = index.describe()
+    assert after["segments"][0] == before["segments"][0] and len(after["segments"]) == 2
+    assert (segment_file.stat().st_mtime_ns, segment_file.read_bytes()) == stamp  # not rewritten
+    assert after["papers"] == report.papers == before["papers"] + report.added
+    assert_same_results(index, fresh_copy(index, tmp_path / "scratch-1"))
+
+    (folder / first.name).unlink()  # its papers leave the store; those also in `second` stay
+    report = assistant.ingest([folder])
+    removed = index.describe()
+    assert removed["papers"] == report.papers and report.removed > 0
+    # rows marked deleted, or (past MAX_DELETED_SHARE) the segments merged without them
+    merged = removed["segments"] != after["segments"]
+    assert (len(removed["segments"]), removed["deleted"]) == (1, 0) if merged else removed["deleted"] == report.removed
+    live = {p.id for p in assistant.papers()}
+    for query in QUERIES:
+        assert {pid for pid, _ in index.search(query, 50)} <= live
+    assert_same_results(index, fresh_copy(index, tmp_path / "scratch-2"))
+
+
+def test_many_small_changes_merge_segments(make_assistant, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    assistant = make_assistant()
+    for n in range(MAX_SEGMENTS + 2):
+        (folder / f"p{n}.txt").write_text(
+            f"Batch {n}\n\nWe introduce Zeta{n}Net, a method for protein folding number {n} that predicts "
+            f"structures from sequences and mixed integer programs.\n")
+        assistant.ingest([folder])
+        assert len(assistant.lexical.describe()["segments"]) <= MAX_SEGMENTS
+    assert assistant.lexical.describe()["papers"] == MAX_SEGMENTS + 2
+    top, _score = assistant.lexical.search("Zeta7Net", 1)[0]
+    assert "Zeta7Net" in assistant.store.get_papers([top])[top][1]
+    assert_same_results(assistant.lexical, fresh_copy(assistant.lexical, tmp_path / "scratch"))
+
+
+def test_a_damaged_index_is_rebuilt_from_the_store(corpus, tmp_path):
+    index = fresh_copy(corpus.searcher.lexical, tmp_path / "lex")
+    index.ensure_current()
+    (index.folder / "vocab.json").write_text("{not json")
+    reopened = fresh_copy(corpus.searcher.lexical, tmp_path / "lex")
+    top, _ = reopened.search("PoLR path of least resistance", 1)[0]
+    assert corpus.store.get_papers([top])[top][0]["title"].startswith("PoLR")
+    assert reopened.describe()["papers"] == 49
+
+
+@pytest.mark.parametrize("query", ["", "the of and", "zzzzunknownterm"])
+def test_queries_without_known_terms_find_nothing(corpus, query):
+    assert corpus.searcher.lexical.search(query, 5) == []
