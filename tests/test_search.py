@@ -25,7 +25,8 @@ def test_dev_questions_find_their_papers(corpus, dev_set):
     assert found / len(answerable) >= 0.95
 
 
-@pytest.mark.parametrize("question", ["tell me about PoLR", "what is LASER-D", "GDPval", "ThinkMerge"])
+@pytest.mark.parametrize("question", ["tell me about PoLR", "what is LASER-D", "GDPval", "ThinkMerge",
+                                      "what is WebShaper", "tell me about AdaBack", "tell me about Echo"])
 def test_names_find_their_paper_first(corpus, question):
     name = question.split()[-1].lower()
     assert corpus.search(question, k=3)[0].title.lower().startswith(name)
