@@ -153,7 +153,7 @@ class Assistant:
                                       [c.id for c in answer.citations], [c.title for c in answer.citations]))
 
         return AnswerStream(question, resolved.query, hits, evidence, backend, model, s.max_tokens,
-                            self.stats()["papers"], note=note, on_done=remember)
+                            self.stats()["papers"], note=note, on_done=remember, filtered=bool(where))
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""
