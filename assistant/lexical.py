@@ -94,6 +94,7 @@ class LexicalIndex:
         self._segments: list[Segment] = []
         # the live documents, merged from the segments for querying
         self._ids: list[str] = []
+        self._row: dict[str, int] = {}
         self._by_term: sparse.csc_matrix | None = None
         self._norm = np.zeros(0, dtype=np.float32)
         self._df = np.zeros(0, dtype=np.int64)
@@ -249,6 +250,7 @@ class LexicalIndex:
 
     def _merge_live(self) -> None:
         matrix, self._ids, _ = self._live_rows()
+        self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()
         lengths = np.asarray(matrix.sum(axis=1)).ravel()
         mean = lengths.mean() if len(lengths) else 1.0
@@ -303,6 +305,23 @@ class LexicalIndex:
             present = terms.intersection(words)
             out[pid] = sum(weights[t] for t in present) / total
         return out
+
+    def paper_coverage(self, query: str, paper_ids: list[str]) -> dict[str, float]:
+        """``coverage`` of indexed papers (title and abstract), read off the index instead of
+        tokenizing their text again; papers the index lacks are left out."""
+        self.ensure_current()
+        rows = np.asarray([self._row[pid] for pid in paper_ids if pid in self._row], dtype=np.int64)
+        known = [pid for pid in paper_ids if pid in self._row]
+        terms = set(self.tokenize([query])[0])
+        shares = np.zeros(len(known))
+        total = sum(self.idf(t) for t in terms) or 1.0
+        matrix = self._by_term
+        for term in terms:
+            column = self._vocab.get(term)
+            if column is not None and matrix is not None and column < matrix.shape[1]:
+                holders = matrix.indices[matrix.indptr[column]:matrix.indptr[column + 1]]
+                shares[np.isin(rows, holders)] += self.idf(term) / total
+        return dict(zip(known, shares.tolist()))
 
     def describe(self) -> dict:
         """What is indexed: revision, live papers, segments and deleted rows (for tests and `stats`)."""
