@@ -39,7 +39,6 @@ from scipy import sparse
 
 from .store import Store
 
-REVISION_KEY = "revision"
 FORMAT = 2
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
 MAX_SEGMENTS = 8
@@ -107,13 +106,10 @@ class LexicalIndex:
                               token_pattern=r"(?u)\b\w\w+\b")
 
     # -- keeping in step with the store ---------------------------------------------
-    def _store_revision(self) -> str:
-        return str((self.store.papers.metadata or {}).get(REVISION_KEY, "0"))
-
     def ensure_current(self) -> None:
         """Bring the index up to the store's revision: load what is on disk, then index what changed."""
         with self._lock:
-            revision = self._store_revision()
+            revision = self.store.revision()
             if self._by_term is not None and revision == self._revision:
                 return
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -339,6 +335,4 @@ def _write_json(path: Path, value) -> None:
 
 def bump_revision(store: Store) -> None:
     """Mark the store changed, so every lexical index built from it syncs on its next use."""
-    meta = dict(store.papers.metadata or {})
-    meta[REVISION_KEY] = hashlib.sha1(np.random.bytes(16)).hexdigest()[:16]
-    store.papers.modify(metadata=meta)
+    store.bump_revision()

@@ -88,6 +88,7 @@ class HybridSearcher:
 
     def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """Every candidate with its signals and paper record, best relevance first (no gate, no cap)."""
+        self.store.follow_other_writers()
         query = focus(query)
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
