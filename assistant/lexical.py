@@ -186,22 +186,26 @@ class LexicalIndex:
         self._write(revision)
 
     def _index(self, paper_ids: list[str]) -> Segment:
-        ids, titles, texts = [], [], []
+        """Tokenize papers into a new segment, FETCH at a time: neither their texts nor their
+        tokens are held beyond one batch (at 20k papers that held ~200 MB at the peak)."""
+        ids, titles = [], []
+        indptr, indices, data = [0], [], []
         for start in range(0, len(paper_ids), FETCH):
-            for pid, (meta, text) in self.store.get_papers(paper_ids[start:start + FETCH]).items():
+            batch = self.store.get_papers(paper_ids[start:start + FETCH])
+            texts = []
+            for pid, (meta, text) in batch.items():
                 title = str(meta.get("title", ""))
                 ids.append(pid)
                 titles.append(title)
                 texts.append(f"{title}. {title}. {text}")
-        rows, cols, values = [], [], []
-        for row, tokens in enumerate(self.tokenize(texts) if texts else []):
-            terms, counts = np.unique([self._vocab.setdefault(t, len(self._vocab)) for t in tokens],
-                                      return_counts=True)
-            rows.append(np.full(len(terms), row))
-            cols.append(terms)
-            values.append(counts)
-        stack = (lambda parts, dtype: np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype))
-        counts = sparse.csr_matrix((stack(values, np.float32), (stack(rows, np.int64), stack(cols, np.int64))),
+            for tokens in self.tokenize(texts) if texts else []:
+                terms, counts = np.unique(np.fromiter((self._vocab.setdefault(t, len(self._vocab)) for t in tokens),
+                                                      np.int32, len(tokens)), return_counts=True)
+                indices.append(terms)
+                data.append(counts.astype(np.float32))
+                indptr.append(indptr[-1] + len(terms))
+        join = (lambda parts, dtype: np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype))
+        counts = sparse.csr_matrix((join(data, np.float32), join(indices, np.int32), np.asarray(indptr, np.int64)),
                                    shape=(len(ids), len(self._vocab)))
         return Segment(f"seg-{os.urandom(6).hex()}", counts, ids, titles)
 

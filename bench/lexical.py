@@ -43,6 +43,9 @@ class MemoryStore:
             self.rows.pop(pid, None)
         self.bump()
 
+    def revision(self) -> str:
+        return self.metadata["revision"]
+
     def bump(self) -> None:
         self.metadata = {"revision": hashlib.sha1(str(time.perf_counter()).encode()).hexdigest()[:16]}
 
