@@ -234,6 +234,10 @@ class OnnxEncoder:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # Idle pool threads sleep instead of spinning: between runs (tokenising, pooling) and while
+        # the ingest's Chroma writer thread needs a core, spinning burned ~30% of the encoder's CPU
+        # time for nothing (bench: 1,500 chunks, 12.7 s CPU spinning vs 8.9 s not, same vectors).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
