@@ -64,7 +64,10 @@ def cpu_threads() -> int:
 class Embedder:
     """Turns text into unit-length vectors. The model loads on first use, never at import."""
 
-    def __init__(self, model_path: str | None = None, backend: str = "torch", cache_dir: Path | str | None = None) -> None:
+    def __init__(self, model_path: str | None = None, backend: str | None = None, cache_dir: Path | str | None = None) -> None:
+        from .settings import DEFAULT_EMBED_BACKEND
+
+        backend = backend or DEFAULT_EMBED_BACKEND  # the same default as Settings
         self.path = Path(model_path) if model_path else packaged_model_path()
         if not self.path.exists():
             raise ConfigError(f"Embedding model folder {self.path} does not exist.",
