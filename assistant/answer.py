@@ -89,7 +89,7 @@ class AnswerStream:
 
     def __init__(self, question: str, query: str, hits: list[PaperHit], evidence: dict[str, str],
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
-                 on_done: Callable[["Answer"], None] | None = None) -> None:
+                 on_done: Callable[["Answer"], None] | None = None, filtered: bool = False) -> None:
         self.answer = Answer(question=question, model=model_name, query=query, note=note)
         self.citations = [Citation(i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text)
                           for i, h in enumerate(hits, 1)]
@@ -97,6 +97,7 @@ class AnswerStream:
         self._question = question
         self._max_tokens = max_tokens
         self._store_size = store_size
+        self._filtered = filtered
         self._started = time.perf_counter()
         self._cancelled = False
         self._on_done = on_done
@@ -118,11 +119,12 @@ class AnswerStream:
 
         try:
             if not self.citations:
-                yield emit(abstention(self._store_size))
+                yield emit(abstention(self._store_size, self._filtered))
                 finished = True
                 return
             count = len(self.citations)
-            yield emit("One paper in the store addresses this:" if count == 1 else f"{count} papers in the store address this:")
+            where = "matching the filters" if self._filtered else "in the store"
+            yield emit(f"One paper {where} addresses this:" if count == 1 else f"{count} papers {where} address this:")
             for citation in self.citations:
                 if self._cancelled:
                     break
@@ -183,6 +185,9 @@ def tidy(line: str) -> str:
     return line
 
 
-def abstention(store_size: int) -> str:
+def abstention(store_size: int, filtered: bool = False) -> str:
+    if filtered:
+        return (f"I found nothing about this in the abstracts that match the filters ({store_size} in the store "
+                "in all), so I cite no paper. Try without the filters, or other words.")
     return (f"I found nothing about this in the {store_size} abstracts in the store, so I cite no paper. "
             "Try other words, or add abstracts with `assistant ingest PATH`.")

@@ -82,6 +82,23 @@ class Assistant:
         return sorted((PaperHit.from_store(pid, meta, text or "") for pid, meta, text in
                        self.store.iter_papers(include_text=True, where=where)), key=lambda p: p.title.lower())
 
+    def facets(self) -> dict[str, list]:
+        """The filter values the store's papers have, for offering filters:
+        ``{"file": [...], "year": [2026, ...], "venue": [...], "decision": [...], "keyword": [...]}``.
+        A field no paper has gets ``[]``. Years are newest first, the rest in alphabetical order; each
+        value works in ``build_where([f"{field}={value}"])``."""
+        from .filters import FACETS, FIELDS, LIST_FIELDS
+
+        found: dict[str, set] = {name: set() for name in FACETS}
+        if self.store.open(None, create=False):
+            for _pid, meta, _text in self.store.iter_papers():
+                for name in FACETS:
+                    value = meta.get(FIELDS[name])
+                    values = value if FIELDS[name] in LIST_FIELDS and isinstance(value, list) else [value]
+                    found[name].update(v for v in values if v not in (None, ""))
+        return {name: sorted(values, reverse=True) if name == "year" else sorted(values, key=lambda v: str(v).lower())
+                for name, values in found.items()}
+
     def stats(self) -> dict[str, int]:
         if not self.store.open(None, create=False):
             return {"papers": 0, "chunks": 0}
@@ -136,7 +153,7 @@ class Assistant:
                                       [c.id for c in answer.citations], [c.title for c in answer.citations]))
 
         return AnswerStream(question, resolved.query, hits, evidence, backend, model, s.max_tokens,
-                            self.stats()["papers"], note=note, on_done=remember)
+                            self.stats()["papers"], note=note, on_done=remember, filtered=bool(where))
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""

@@ -9,6 +9,7 @@ from .errors import InputError
 FIELDS = {"file": "files", "source": "files", "year": "year", "venue": "venue", "decision": "decision",
           "keyword": "keywords", "keywords": "keywords"}
 LIST_FIELDS = {"files", "keywords"}
+FACETS = ("file", "year", "venue", "decision", "keyword")  # the fields a front end offers, in this order
 
 
 def build_where(pairs: Iterable[str] = (), sources: Iterable[str] = (), **fields: Any) -> dict | None:

@@ -256,8 +256,8 @@ class LexicalIndex:
         self._df = np.diff(self._by_term.indptr)
 
     # -- querying ------------------------------------------------------------------
-    def search(self, query: str, n: int) -> list[tuple[str, float]]:
-        """The ``n`` best papers by BM25, as (paper id, score), score > 0."""
+    def search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
+        """The ``n`` best papers by BM25, as (paper id, score), score > 0; only ``allowed`` ones if given."""
         self.ensure_current()
         tokens = self.tokenize([query])
         terms = sorted({self._vocab[t] for t in (tokens[0] if tokens else []) if t in self._vocab})
@@ -269,6 +269,8 @@ class LexicalIndex:
             rows = matrix.indices[matrix.indptr[term]:matrix.indptr[term + 1]]
             tf = matrix.data[matrix.indptr[term]:matrix.indptr[term + 1]]
             scores[rows] += self._idf_of(term) * tf * (K1 + 1) / (tf + self._norm[rows])
+        if allowed is not None:
+            scores[~np.fromiter((pid in allowed for pid in self._ids), bool, len(self._ids))] = 0.0
         n = min(n, int(np.count_nonzero(scores)))
         if n <= 0:
             return []

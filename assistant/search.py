@@ -95,8 +95,7 @@ class HybridSearcher:
             pid = meta["paper_id"]
             if pid not in found or score > found[pid].dense:
                 found[pid] = Candidate(pid, score, text)
-        bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL) if where is None else []
-        # BM25 holds no metadata; with a filter, the dense candidates (filtered by Chroma) suffice
+        bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL, allowed=self._allowed(where))
         records = self.store.get_papers(list({*found, *(pid for pid, _ in bm25_hits)}))  # one read per search
         missing = [pid for pid, _ in bm25_hits if pid not in found and pid in records]
         for pid, (score, text) in self._dense_for(missing, records, vector).items():
@@ -117,6 +116,29 @@ class HybridSearcher:
         ranked = self.candidates(query, where=where)
         floor = max(min_score, relative_score * ranked[0].relevance) if ranked else min_score
         return [c for c in ranked if c.relevance >= floor]
+
+    def _allowed(self, where: dict[str, Any] | None) -> set[str] | None:
+        """The papers a filter lets through, for BM25 (which holds no metadata); None: all of them.
+
+        Filters are written over chunk metadata; paper records carry the same fields except
+        ``paper_id``, which is the record's id, so those conditions become an id restriction."""
+        if where is None:
+            return None
+        clauses = where["$and"] if set(where) == {"$and"} else [where]
+        ids: set[str] | None = None
+        rest = []
+        for clause in clauses:
+            if set(clause) == {"paper_id"}:
+                value = clause["paper_id"]
+                chosen = set(value["$in"]) if isinstance(value, dict) else {value}
+                ids = chosen if ids is None else ids & chosen
+            else:
+                rest.append(clause)
+        if not rest:
+            return ids or set()
+        paper_where = rest[0] if len(rest) == 1 else {"$and": rest}
+        got = self.store.papers.get(ids=sorted(ids) if ids is not None else None, where=paper_where, include=[])
+        return set(got["ids"])
 
     def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, str]]:
         """Best-chunk similarity of papers that only BM25 proposed. Chunk ids are ``{paper}:{i}``, so

@@ -43,6 +43,17 @@ def test_unanswerable_question_abstains_and_cites_nothing(corpus):
     assert "nothing" in answer.answer and "[" not in answer.answer
 
 
+def test_filters_narrow_what_is_cited_and_the_answer_says_so(corpus):
+    from assistant.filters import build_where
+
+    inside = corpus.ask("proof simplification for Lean", where=build_where(sources=["000_f1080e5cb02b8f2e.txt"]))
+    assert inside.citations[0].title.startswith("ProofOptimizer")
+    assert "matching the filters" in inside.answer
+    outside = corpus.ask("proof simplification for Lean", where=build_where(sources=["004_6909a62b24dbb033.txt"]))
+    assert outside.citations == []  # the file holds no paper on Lean proofs
+    assert "match the filters" in outside.answer and "Try without the filters" in outside.answer
+
+
 def test_stream_shows_sources_first_then_text_in_pieces(corpus):
     stream = corpus.stream("proof simplification for Lean", llm="none")
     assert stream.citations[0].title.startswith("ProofOptimizer")  # known before any text

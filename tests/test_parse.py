@@ -94,6 +94,22 @@ def test_derived_titles_name_what_the_paper_introduces(fragment, name):
     assert derive_title(text).startswith(name)
 
 
+@pytest.mark.parametrize("fragment, title", [
+    ("we present Echo, a LALM", "Echo: a LALM capable of"),  # a plain word used as a name
+    ("We introduce a framework (CRD)", "CRD: a framework to decompose concept-level rules"),  # the aside dropped
+    ("IS data synthesis framework WebShaper", "WebShaper: a formalization-driven IS data synthesis framework"),
+    ("training-free framework named ST-SimDiff", "ST-SimDiff: a training-free framework"),
+    ("adaptive backtracking (AdaBack)", "AdaBack: adaptive backtracking"),  # spelled out in lower case
+    ("Extrapolative Correlation Attention (ECA)", "ECA: Extrapolative Correlation Attention"),  # not PCC, a loss
+    ("we propose **Parallel-R1**", "Parallel-R1: the first reinforcement learning framework"),  # past "(RL)"
+    ("Set Supervised Fine-Tuning", "SSFT: Set Supervised Fine-Tuning"),  # "Fine-Tuning" is no name
+    ("we closely examine three prevalent failure modes", "Why LLMs perform sub-optimally in decision-making"),
+])
+def test_derived_titles_read_like_titles(fragment, title):
+    text = next(r.text for r in parse_paths([BUNDLED]).records if fragment in r.text)
+    assert derive_title(text).startswith(title)
+
+
 def test_title_without_a_name_is_a_short_phrase():
     title = derive_title("In this work we show that small models can learn long division from examples. "
                          "We train many of them and report the results in detail across settings.")

@@ -92,3 +92,32 @@ def test_history_and_ctrl_c_stops_only_the_answer(chat):
     child.expect(PROMPT)
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_filters_in_the_chat(chat):
+    child = chat("--source", "004_6909a62b24dbb033.txt")
+    child.sendline("proof simplification for Lean")  # ProofOptimizer is in another file
+    child.expect("match the filters")
+    child.expect(PROMPT)
+    child.sendline("/filter year=soon")
+    child.expect("is not a year")
+    child.expect(PROMPT)
+    child.sendline("/filter off")
+    child.expect("all papers")
+    child.expect(PROMPT)
+    child.sendline("proof simplification for Lean")
+    child.expect("ProofOptimizer")
+    child.expect(PROMPT)
+    child.sendline("/filter file=000_f1080e5cb02b8f2e.txt")
+    child.expect("only papers with file=000_f1080e5cb02b8f2e.txt")
+    child.expect(PROMPT)
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+
+
+def test_a_bad_filter_flag_is_refused_before_the_chat_starts(corpus_home):
+    from .conftest import run_cli
+
+    result = run_cli("chat", "--where", "colour=blue", home=corpus_home)
+    assert result.returncode != 0 and "Unknown filter field 'colour'" in result.stderr
+    assert "Traceback" not in result.stderr

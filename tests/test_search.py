@@ -25,7 +25,8 @@ def test_dev_questions_find_their_papers(corpus, dev_set):
     assert found / len(answerable) >= 0.95
 
 
-@pytest.mark.parametrize("question", ["tell me about PoLR", "what is LASER-D", "GDPval", "ThinkMerge"])
+@pytest.mark.parametrize("question", ["tell me about PoLR", "what is LASER-D", "GDPval", "ThinkMerge",
+                                      "what is WebShaper", "tell me about AdaBack", "tell me about Echo"])
 def test_names_find_their_paper_first(corpus, question):
     name = question.split()[-1].lower()
     assert corpus.search(question, k=3)[0].title.lower().startswith(name)
@@ -95,3 +96,19 @@ def test_filters_by_year_and_keyword(make_assistant, tmp_path):
     assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=build_where(["year=2019"]))] == ["OldNet"]
     assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=build_where(["keyword=multimodal"]))] == ["NewNet"]
     assert [p.title.split(":")[0] for p in assistant.papers(where=build_where(["decision=Accept (oral)"]))] == ["NewNet"]
+
+
+def test_bm25_takes_part_under_a_filter_and_respects_it(corpus):
+    from assistant.filters import build_where
+
+    polr_file, other_file = "000_f1080e5cb02b8f2e.txt", "004_6909a62b24dbb033.txt"
+    inside = corpus.searcher.candidates("tell me about PoLR", where=build_where(sources=[polr_file]))
+    assert inside[0].meta["title"].startswith("PoLR") and inside[0].bm25 > 0
+    assert all(polr_file in c.meta["files"] for c in inside)
+    outside = corpus.searcher.candidates("tell me about PoLR", where=build_where(sources=[other_file]))
+    assert outside and all(other_file in c.meta["files"] for c in outside)
+    assert not any(c.meta["title"].startswith("PoLR") for c in outside)
+    # a conversation's restriction to some papers (paper_id) combines with a filter
+    polr = inside[0].id
+    both = {"$and": [{"paper_id": {"$in": [polr]}}, build_where(sources=[polr_file])]}
+    assert [c.id for c in corpus.searcher.candidates("path of least resistance", where=both)] == [polr]

@@ -8,6 +8,7 @@ Screenshots go to build/screenshots/; tests/web_fixtures/make_screenshot.py make
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import re
 import shutil
@@ -37,12 +38,10 @@ def _free_port() -> int:
     return free_port()
 
 
-@pytest.fixture(scope="module")
-def web_assistant(corpus_home, embedder, tmp_path_factory):
+def _private_assistant(corpus_home, embedder, home: Path):
     """An Assistant on a private copy of the corpus store; Ollama pointed at a closed port."""
     from assistant import Assistant, Settings
 
-    home = tmp_path_factory.mktemp("web") / "home"
     shutil.copytree(corpus_home, home)
     settings = Settings.from_env(env={}, home=home, llm="none", ollama_host=f"http://127.0.0.1:{_free_port()}",
                                  llm_timeout=5)
@@ -51,13 +50,33 @@ def web_assistant(corpus_home, embedder, tmp_path_factory):
     return assistant
 
 
-@pytest.fixture(scope="module")
-def server(web_assistant):
+def _serve(assistant):
     from ui.web import build_app, launch
 
-    demo = build_app(web_assistant)
-    url = launch(demo, port=0, prevent_thread_lock=True)
-    demo.url = url
+    demo = build_app(assistant)
+    demo.url = launch(demo, port=0, prevent_thread_lock=True)
+    return demo
+
+
+def _open_page(browser, url: str):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = context.new_page()
+    pg.requests = []
+    pg.on("request", lambda r: pg.requests.append(r.url))
+    pg.goto(url)
+    pg.wait_for_selector("#question textarea")
+    pg.wait_for_function("(document.querySelector('#app-header')?.innerText || '').includes('papers from')")
+    return context, pg
+
+
+@pytest.fixture(scope="module")
+def web_assistant(corpus_home, embedder, tmp_path_factory):
+    return _private_assistant(corpus_home, embedder, tmp_path_factory.mktemp("web") / "home")
+
+
+@pytest.fixture(scope="module")
+def server(web_assistant):
+    demo = _serve(web_assistant)
     yield demo
     demo.close()
 
@@ -76,15 +95,18 @@ def browser():
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = context.new_page()
-    pg.requests = []
-    pg.on("request", lambda r: pg.requests.append(r.url))
-    pg.goto(server.url)
-    pg.wait_for_selector("#question textarea")
-    pg.wait_for_function("(document.querySelector('#app-header')?.innerText || '').includes('papers from')")
+    context, pg = _open_page(browser, server.url)
     yield pg
     context.close()
+
+
+@pytest.fixture
+def filter_server(corpus_home, embedder, tmp_path):
+    """A server on its own copy of the corpus store: the filter tests add papers that would change
+    the answers the other tests expect."""
+    demo = _serve(_private_assistant(corpus_home, embedder, tmp_path / "filter-home"))
+    yield demo
+    demo.close()
 
 
 def shot(page, name: str) -> None:
@@ -271,6 +293,161 @@ def test_upload_rejects_large_and_unknown_files(web_assistant, tmp_path):
     assert "huge.txt" in html and "limit is 20 MB" in html
     assert "notes.pdf" in html and "not a .txt, .jsonl or .csv" in html
     assert web_assistant.stats()["papers"] == before
+
+
+# -- filters ------------------------------------------------------------------------------------------
+REVIEWED = "Reviewed papers.jsonl"
+REVIEWED_ROWS = [  # an OpenReview-like export: one paper close to QUESTION, from outside ICLR 2026
+    {"title": "TrimThought: pruning redundant reasoning steps", "year": 2024, "venue": "NeurIPS 2024",
+     "decision": "Accept (poster)", "keywords": "reasoning, efficiency",
+     "abstract": "We introduce TrimThought, a decoding method that reduces reasoning token usage of large language "
+                 "models by pruning redundant chain-of-thought steps, cutting reasoning tokens by 40% at equal "
+                 "accuracy on math benchmarks."},
+    {"title": "ShortChain: rewarding concise reasoning", "year": 2025, "venue": "ICML 2025",
+     "decision": "Accept (oral)", "keywords": "reasoning; reinforcement learning",
+     "abstract": "We introduce ShortChain, a reinforcement learning objective that rewards concise reasoning, so that "
+                 "language models use fewer reasoning tokens on math problems without losing accuracy."},
+    {"title": "GlacierNet: forecasting glacier calving", "year": 2024, "venue": "NeurIPS 2024", "decision": "Reject",
+     "keywords": "remote sensing",
+     "abstract": "We introduce GlacierNet, a convolutional model that forecasts glacier calving events from "
+                 "satellite radar images of Greenland outlet glaciers."},
+]
+BUNDLED_FILES = {p.name for p in (ROOT / "data" / "iclr2026").glob("*.txt")}
+
+
+def reviewed_jsonl(folder: Path) -> Path:
+    path = folder / REVIEWED
+    path.write_text("\n".join(json.dumps(row) for row in REVIEWED_ROWS) + "\n")
+    return path
+
+
+def choose_filter(page, facet: str, value: str) -> None:
+    page.click(f"#filter-{facet} input")
+    page.click(f"li[role=option][aria-label='{value}']")
+    page.keyboard.press("Escape")
+
+
+def latest_sources(page) -> list[tuple[str, set[str]]]:
+    """(title, files) of each paper the last answer cites, from the sources panel."""
+    cards = page.locator("#sources-panel .sources > .src").all()
+    return [(card.locator(".src-title").inner_text(),
+             {chip.inner_text().rsplit(" #", 1)[0] for chip in card.locator(".file-chip").all()}) for card in cards]
+
+
+@needs_browser
+def test_chat_filters_restrict_the_cited_papers(browser, filter_server, tmp_path):
+    context, page = _open_page(browser, filter_server.url)
+    try:
+        # the bundled corpus has files, a year and a venue, but no decision or keyword: those are hidden
+        page.click("#filters .label-wrap")
+        page.wait_for_selector("#filter-venue", state="visible")
+        assert page.locator("#filter-file, #filter-year").count() == 2
+        assert not page.locator("#filter-decision").is_visible() and not page.locator("#filter-keyword").is_visible()
+        assert "Filters · all papers" in page.locator("#filters .label-wrap").inner_text()
+
+        # an upload that brings decisions and keywords: their filters appear, offering the values present
+        page.click("button[role=tab]:has-text('Add abstracts')")
+        page.set_input_files("#upload input[type=file]", str(reviewed_jsonl(tmp_path)))
+        page.wait_for_selector(f"#upload :text('{REVIEWED}')")
+        page.click("#add-files")
+        page.wait_for_selector("#ingest-report .count-added", timeout=60_000)
+        assert re.search(r"\b3\s+added", page.locator("#ingest-report").inner_text())
+        page.click("button[role=tab]:has-text('Chat')")
+        page.wait_for_selector("#filter-decision", state="visible")
+        page.click("#filter-decision input")
+        offered = {o.get_attribute("aria-label") for o in page.locator("li[role=option]").all()}
+        assert offered == {"Accept (oral)", "Accept (poster)", "Reject"}
+        page.keyboard.press("Escape")
+        assert page.locator("#filter-keyword").is_visible()
+
+        # no filter: the uploaded TrimThought, from outside ICLR 2026, is cited
+        ask(page, QUESTION)
+        cited = latest_sources(page)
+        assert any(title.startswith("TrimThought") for title, _ in cited), cited
+        assert "only" not in page.locator("#chat-log .turn").last.locator(".meta").inner_text()
+
+        # venue ICLR 2026: only the bundled papers, the filter named in the box's title and in the answer
+        choose_filter(page, "venue", "ICLR 2026")
+        page.wait_for_function("document.querySelector('#filters .label-wrap').innerText"
+                               ".includes('only venue ICLR 2026')")
+        ask(page, QUESTION)
+        cited = latest_sources(page)
+        assert cited and any(title.startswith("PoLR") for title, _ in cited), cited
+        assert all(files and files <= BUNDLED_FILES for _, files in cited), cited
+        assert "only venue ICLR 2026" in page.locator("#chat-log .turn").last.locator(".meta").inner_text()
+        shot(page, "filters")
+
+        # a filter that leaves nothing relevant: the usual abstention, saying the filters limited the search
+        page.click("#clear-filters")
+        page.wait_for_function("document.querySelector('#filters .label-wrap').innerText.includes('all papers')")
+        choose_filter(page, "decision", "Reject")
+        page.wait_for_function("document.querySelector('#filters .label-wrap').innerText.includes('decision Reject')")
+        ask(page, QUESTION)
+        last = page.locator("#chat-log .turn").last
+        assert "I found nothing about this" in last.inner_text()
+        assert "Only papers with decision Reject were searched" in last.inner_text()
+        assert last.locator("a.cite, .error-box").count() == 0
+        assert "No paper cited" in page.locator("#sources-panel").inner_text()
+        only_local_requests(page, filter_server)
+    finally:
+        context.close()
+
+
+def test_api_filters_through_gradio_client(filter_server, tmp_path):
+    from gradio_client import Client
+
+    filter_server.web_app.add_files([str(reviewed_jsonl(tmp_path))])
+    assert filter_server.web_app.assistant.facets() == {
+        "file": sorted([*BUNDLED_FILES, REVIEWED], key=str.lower), "year": [2026, 2025, 2024],
+        "venue": ["ICLR 2026", "ICML 2025", "NeurIPS 2024"], "decision": ["Accept (oral)", "Accept (poster)", "Reject"],
+        "keyword": ["efficiency", "reasoning", "reinforcement learning", "remote sensing"]}
+    client = Client(filter_server.url, verbose=False)
+    params = {p["parameter_name"] for p in
+              client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/search"]["parameters"]}
+    assert params == {"query", "k", "where"}
+
+    def titles(hits):
+        return [h["title"].split(":")[0] for h in hits]
+
+    assert "TrimThought" in titles(client.predict(QUESTION, 5, api_name="/search"))  # no filter, as before
+    hits = client.predict(QUESTION, 5, "venue=ICLR 2026", api_name="/search")
+    assert "PoLR" in titles(hits) and "TrimThought" not in titles(hits)
+    assert all({s["file"] for s in h["sources"]} <= BUNDLED_FILES for h in hits)
+    hits = client.predict(QUESTION, 5, "year=2025; decision=Accept (oral)", api_name="/search")
+    assert titles(hits) == ["ShortChain"]
+    assert titles(client.predict(QUESTION, 5, {"year": [2025, 2026], "file": REVIEWED}, api_name="/search")) \
+        == ["ShortChain"]
+    assert client.predict(QUESTION, 5, "decision=Reject", api_name="/search") == []
+
+    text, citations = client.predict(QUESTION, 5, "none", "", f"file={REVIEWED}", api_name="/chat")
+    assert citations and all(s["file"] == REVIEWED for c in citations for s in c["sources"])
+    text, citations = client.predict(QUESTION, 5, "none", "", "keyword=remote sensing", api_name="/chat")
+    assert citations == [] and "I found nothing about this" in text
+
+    with pytest.raises(Exception, match=re.escape("Unknown filter field 'colour'. Write filters like")):
+        client.predict(QUESTION, 5, "colour=red", api_name="/search")
+    with pytest.raises(Exception, match=re.escape("year='last' is not a year.")):
+        client.predict(QUESTION, 5, "none", "", "year=last", api_name="/chat")
+
+
+def test_filter_input_is_checked_and_errors_end_the_turn(web_assistant):
+    from assistant.errors import InputError
+    from ui.web import WebApp, parse_filters, where_clause
+
+    assert parse_filters("year=2026; file=a.txt\nsource=b.txt") == {"year": ["2026"], "file": ["a.txt", "b.txt"]}
+    assert parse_filters('{"keywords": ["LLM", "agents"], "venue": null}') == {"keyword": ["LLM", "agents"]}
+    assert parse_filters("") == {} and parse_filters(None) == {} and where_clause({}) is None
+    assert where_clause({"year": ["2026"], "file": ["a.txt", "b.txt"]}) == {"$and": [
+        {"year": 2026}, {"$or": [{"files": {"$contains": "a.txt"}}, {"files": {"$contains": "b.txt"}}]}]}
+    for bad, message in [("year", "is not FIELD=VALUE"), ("year=", "has no value"), ("colour=red", "Unknown filter"),
+                         ("{year: 2026", "not valid JSON"), (2026, "not text or a dict")]:
+        with pytest.raises(InputError, match=message):
+            parse_filters(bad)
+
+    app = WebApp(web_assistant)
+    with pytest.warns(UserWarning):
+        *_, (chat, _, _) = list(app.respond(QUESTION, 5, "none", app.new_session(), [], ["last year"]))
+    assert "year=&#x27;last year&#x27; is not a year" in chat and "error-box" in chat and "pending" not in chat
 
 
 # -- safety ------------------------------------------------------------------------------------------

@@ -134,17 +134,31 @@ def test_answers_keep_coming_while_an_ingest_runs(app, tmp_path):
 
 
 def test_mcp_flag_serves_chat_and_search_as_tools(app, corpus_home, embedder, tmp_path):
-    from ui.web import build_app, launch, mcp_available
+    """A real MCP client (the `mcp` package) lists the tools and calls search over SSE."""
+    import asyncio
 
-    if not mcp_available():
-        pytest.skip('the optional MCP extra is not installed (pip install -e ".[mcp]")')
+    from mcp import ClientSession
+    from mcp.client.sse import sse_client
+
     from assistant import Assistant, Settings
+    from ui.web import build_app, launch
 
     demo = build_app(Assistant(Settings.from_env(env={}, home=app.store_home, llm="none"), embedder=embedder))
     url = launch(demo, port=0, mcp=True, prevent_thread_lock=True)
+
+    async def call_search() -> tuple[set[str], str]:
+        async with sse_client(url + "gradio_api/mcp/sse") as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                tools = {tool.name for tool in (await session.list_tools()).tools}
+                result = await session.call_tool("search", {"query": "tell me about PoLR", "k": 3})
+                return tools, " ".join(getattr(part, "text", "") for part in result.content)
+
     try:
         status, _headers, body = fetch(url + "gradio_api/mcp/schema")
-        tools = {tool["name"] for tool in json.loads(body)}
-        assert status == 200 and {"chat", "search"} <= tools
+        assert status == 200 and {"chat", "search"} <= {tool["name"] for tool in json.loads(body)}
+        tools, text = asyncio.run(asyncio.wait_for(call_search(), timeout=120))
+        assert {"chat", "search"} <= tools
+        assert "PoLR" in text and "Path of Least Resistance" in text
     finally:
         demo.close()

@@ -72,18 +72,21 @@ def ask(ctx, question, llm, k, batch, where, as_json):
 @click.command(context_settings=CONTEXT)
 @LLM_OPTION
 @click.option("--k", type=click.IntRange(1, 20), default=None, help="papers per answer [default 5]")
+@click.option("--where", "where", multiple=True, help=WHERE_HELP)
+@click.option("--source", multiple=True, help="only papers found in this file name (repeatable)")
 @click.pass_context
 @fail_cleanly
-def chat(ctx, llm, k):
+def chat(ctx, llm, k, where, source):
     """Chat in the terminal: answers stream in; follow-ups like "what about the second one?" work.
 
     \b
-    Commands inside: /sources /show N /k N /llm NAME /reset /export FILE /help /quit
+    Commands inside: /sources /show N /k N /llm NAME /filter F=V /reset /export FILE /help /quit
     Ctrl-C stops the answer being written; Ctrl-D or /quit leaves.
     """
     from .repl import Repl
 
-    Repl(_assistant(ctx), llm=llm, k=k).run()
+    _where(where, source)  # a bad filter stops here, with its fix
+    Repl(_assistant(ctx), llm=llm, k=k, filters=(*where, *(f"file={s}" for s in source))).run()
 
 
 @click.command(name="eval", context_settings=CONTEXT)

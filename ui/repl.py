@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from assistant.errors import AssistantError
+from assistant.filters import build_where
 from assistant.settings import LLM_CHOICES
 
 from .cli_answer import print_citations
@@ -18,6 +19,8 @@ Ask a question about the papers, or use a command:
   /show N         the full abstract of source N
   /k N            cite at most N papers per answer (now {k})
   /llm NAME       who writes answers: auto, ollama, local, none (now {llm})
+  /filter F=V ... only papers matching: file, year, venue, decision, keyword
+                  (now {filters}); /filter off clears
   /reset          start a new conversation
   /export FILE    save this conversation as Markdown with references
   /help           this help
@@ -26,10 +29,13 @@ Ctrl-C stops the answer being written."""
 
 
 class Repl:
-    def __init__(self, assistant, *, llm: str | None = None, k: int | None = None) -> None:
+    def __init__(self, assistant, *, llm: str | None = None, k: int | None = None,
+                 filters: tuple[str, ...] = ()) -> None:
         self.assistant = assistant
         self.llm = llm or assistant.settings.llm
         self.k = k or assistant.settings.k
+        self.filters = tuple(filters)  # "FIELD=VALUE" pairs, checked by build_where before they are kept
+        self.where = build_where(self.filters)
         self.conversation = assistant.conversation()
         self.answers: list = []  # every Answer of this conversation, for /sources, /show and /export
 
@@ -59,7 +65,8 @@ class Repl:
 
     def ask(self, question: str) -> None:
         try:
-            stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k)
+            stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k,
+                                           where=self.where)
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
@@ -89,7 +96,7 @@ class Repl:
         if name in ("/quit", "/exit", "/q"):
             return "quit"
         if name == "/help":
-            click.echo(HELP.format(k=self.k, llm=self.llm))
+            click.echo(HELP.format(k=self.k, llm=self.llm, filters=self._filters_label()))
         elif name == "/sources":
             if last is None or not last.citations:
                 click.echo("No sources yet: ask a question first.")
@@ -111,9 +118,29 @@ class Repl:
             click.echo("New conversation.")
         elif name == "/export":
             self._export(args)
+        elif name == "/filter":
+            self._filter(args)
         else:
             click.echo(f"Unknown command {name}. /help lists the commands.")
         return None
+
+    def _filter(self, args: list[str]) -> None:
+        if args in ([], ["show"]):
+            click.echo(f"Filters: {self._filters_label()}. Usage: /filter year=2026 file=a.txt, or /filter off.")
+            return
+        if args in (["off"], ["clear"], ["none"]):
+            self.filters, self.where = (), None
+        else:
+            try:
+                where = build_where(args)
+            except AssistantError as exc:
+                click.echo(click.style(f"error: {exc}", fg="red"))
+                return
+            self.filters, self.where = tuple(args), where
+        click.echo(f"Answers now use {self._filters_label()}.")
+
+    def _filters_label(self) -> str:
+        return "only papers with " + ", ".join(self.filters) if self.filters else "all papers"
 
     def _show(self, last, args: list[str]) -> None:
         if last is None or not last.citations:

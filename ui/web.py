@@ -4,7 +4,8 @@
     demo = build_app(assistant); url = launch(demo, port=0, prevent_thread_lock=True)  # tests, embedding
 
 Tabs: **Chat** (streamed answers with ``[n]`` citation badges, a sources panel with each cited
-abstract and its evidence sentence highlighted, follow-ups, k and LLM controls), **Library**
+abstract and its evidence sentence highlighted, follow-ups, k and LLM controls, filters by file,
+year, venue, decision and keyword), **Library**
 (every paper, searchable, filterable by source file) and **Add abstracts** (upload .txt/.jsonl/.csv
 with progress and a report). Named API endpoints ``/chat`` and ``/search`` serve programs, and MCP
 clients with ``mcp=True``.
@@ -25,6 +26,7 @@ os.environ.setdefault("GRADIO_SHARE", "False")
 
 import html  # noqa: E402
 import importlib.util  # noqa: E402
+import json  # noqa: E402
 import logging  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
@@ -38,7 +40,8 @@ from typing import Any, Callable  # noqa: E402
 
 import gradio as gr  # noqa: E402
 
-from assistant.errors import AssistantError, ConfigError, StoreError  # noqa: E402
+from assistant.errors import AssistantError, ConfigError, InputError, StoreError  # noqa: E402
+from assistant.filters import FACETS, FIELDS, build_where  # noqa: E402
 from assistant.settings import LLM_CHOICES  # noqa: E402
 
 from . import web_render as render  # noqa: E402
@@ -56,6 +59,9 @@ EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", 
             "which papers make LLM agents better at information seeking?")
 STAGES = {"reading": "Reading files", "embedding": "Embedding new abstracts"}
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords"}
+FILTER_CHOICES_MAX = 1000  # values listed per filter; with more, the first ones are listed (keywords can be typed)
+WHERE_HINT = 'Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, keyword).'
 
 
 # -- shared state ------------------------------------------------------------------------------
@@ -79,6 +85,65 @@ def first_sentence(text: str) -> str:
     return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")
 
 
+def parse_filters(where: Any) -> dict[str, list[str]]:
+    """The API's filter argument as ``{field: [values]}``: ``"year=2026; file=a.txt"`` (one ``FIELD=VALUE``
+    per part, parts split by ``;`` or new lines), or a dict ``{"year": 2026, "file": ["a.txt", "b.txt"]}``
+    (also as JSON text). Several values of one field match any of them. Raises ``InputError`` saying how
+    to write it."""
+    if where is None or (isinstance(where, str) and not where.strip()):
+        return {}
+    if isinstance(where, str) and where.strip().startswith("{"):
+        try:
+            where = json.loads(where)
+        except ValueError:
+            raise InputError(f"The filters {clip(where)!r} are not valid JSON.", WHERE_HINT) from None
+    if isinstance(where, str):
+        pairs = []
+        for part in filter(None, (p.strip() for p in re.split(r"[;\n]", where))):
+            if "=" not in part:
+                raise InputError(f"The filter {clip(part)!r} is not FIELD=VALUE.", WHERE_HINT)
+            name, value = part.split("=", 1)
+            pairs.append((name, value))
+    elif isinstance(where, dict):
+        pairs = [(str(name), v) for name, values in where.items()
+                 for v in (values if isinstance(values, (list, tuple)) else [values]) if v is not None]
+    else:
+        raise InputError(f"The filters are a {type(where).__name__}, not text or a dict.", WHERE_HINT)
+    chosen: dict[str, list[str]] = {}
+    for name, value in pairs:
+        name, value = name.strip(), str(value).strip()
+        facet = next((f for f in FACETS if FIELDS[f] == FIELDS.get(name.lower())), None)
+        if facet is None:
+            raise InputError(f"Unknown filter field {clip(name)!r}.", WHERE_HINT)
+        if not value:
+            raise InputError(f"The filter {name}= has no value.", WHERE_HINT)
+        chosen.setdefault(facet, []).append(value)
+    return chosen
+
+
+def dropdown_filters(values: Any) -> dict[str, list[str]]:
+    """The filter dropdowns' values (one list per field, in ``FACETS`` order) as ``{field: [values]}``."""
+    chosen: dict[str, list[str]] = {}
+    for facet, value in zip(FACETS, values):
+        listed = value if isinstance(value, (list, tuple)) else [value]
+        picked = [str(v).strip() for v in listed if v not in (None, "")]
+        if picked:
+            chosen[facet] = picked
+    return chosen
+
+
+def where_clause(chosen: dict[str, list[str]]) -> dict | None:
+    """``{field: [values]}`` as a Chroma where clause: any of a field's values, every field."""
+    try:
+        return build_where([f"{facet}={value}" for facet, values in chosen.items() for value in values])
+    except InputError as exc:
+        raise InputError(exc.message, WHERE_HINT) from None
+
+
+def clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def safe_file_name(name: str) -> str:
     """The uploaded file's own name, reduced to characters safe in a path."""
     base = Path(name.replace("\\", "/")).name
@@ -93,6 +158,9 @@ class WebApp:
         self.assistant = assistant
         self._papers: list | None = None
         self._papers_lock = threading.Lock()
+        self._facets: dict | None = None
+        self._facets_count = -1
+        self._facets_lock = threading.Lock()
         self._api_lock = threading.Lock()
         self._api_conversations: OrderedDict[str, Any] = OrderedDict()
 
@@ -105,8 +173,9 @@ class WebApp:
                 gr.update() if question is None else question)
 
     # -- chat ----------------------------------------------------------------------------
-    def respond(self, question: str, k: Any, llm: str, session: Session | None):
-        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner."""
+    def respond(self, question: str, k: Any, llm: str, session: Session | None, *filters: Any):
+        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner.
+        ``filters``: the filter dropdowns' values (lists), in ``FACETS`` order; none means every paper."""
         session = session if session is not None else self.new_session()
         question = (question or "").strip()
         if not question:
@@ -125,8 +194,10 @@ class WebApp:
             yield self._views(session, question="")
             stream = None
             try:
+                chosen = dropdown_filters(filters)
+                turn.scope = render.filter_scope(chosen)
                 stream = self.assistant.stream(question, conversation=session.conversation,
-                                               llm=self._llm(llm), k=self._k(k))
+                                               llm=self._llm(llm), k=self._k(k), where=where_clause(chosen))
                 session.stream = stream
                 turn.citations = list(stream.citations)
                 turn.stage = "Writing the answer…"
@@ -154,8 +225,8 @@ class WebApp:
             session.stream = None
             session.busy = False
 
-    def ask_example(self, text: str, k: Any, llm: str, session: Session | None):
-        yield from self.respond(text, k, llm, session)
+    def ask_example(self, text: str, k: Any, llm: str, session: Session | None, *filters: Any):
+        yield from self.respond(text, k, llm, session, *filters)
 
     def stop(self, session: Session | None) -> None:
         stream = session.stream if session is not None else None
@@ -248,6 +319,45 @@ class WebApp:
         return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value),
                 render.header_html(len(papers), len(files)))
 
+    # -- chat filters ----------------------------------------------------------------------
+    def facets(self) -> dict[str, list]:
+        """The store's filter values (``Assistant.facets``), read again after an upload, or when the
+        number of papers changed (say an `assistant ingest` in a terminal)."""
+        with self._facets_lock:
+            count = self._paper_count()
+            if self._facets is None or count != self._facets_count:
+                try:
+                    self._facets = self.assistant.facets()
+                except AssistantError as exc:
+                    warn(str(exc))
+                    self._facets = {}
+                self._facets_count = count
+            return self._facets
+
+    def filters_label(self, *filters: Any):
+        """The Filters box's title, naming the active filters."""
+        return gr.update(label=render.filters_label(render.filter_scope(dropdown_filters(filters))))
+
+    def filters_view(self, *filters: Any):
+        """One dropdown per field, offering the values the store's papers have (a field none has is
+        hidden) and keeping the chosen values still present; then the Filters box's title."""
+        facets = self.facets()
+        updates = []
+        for facet, chosen in zip(FACETS, filters):
+            values = [str(v) for v in facets.get(facet, [])]
+            listed = values[:FILTER_CHOICES_MAX]
+            keep = [v for v in (chosen or []) if v in values or (facet == "keyword" and v)]
+            info = None
+            if len(values) > len(listed):
+                info = f"the first {len(listed):,} of {len(values):,} are listed"
+                info += "; type others" if facet == "keyword" else ""
+            updates.append(gr.update(choices=listed, value=keep, visible=bool(values), info=info))
+        kept = dropdown_filters([u.get("value") for u in updates])
+        return (*updates, gr.update(label=render.filters_label(render.filter_scope(kept))))
+
+    def clear_filters(self):
+        return (*(gr.update(value=[]) for _ in FACETS), gr.update(label=render.filters_label("")))
+
     # -- uploads -------------------------------------------------------------------------
     def upload_folder(self) -> Path:
         return Path(self.assistant.settings.home) / "uploads"
@@ -304,6 +414,8 @@ class WebApp:
         finally:
             with self._papers_lock:
                 self._papers = None
+            with self._facets_lock:
+                self._facets = None
         data = report.as_dict()
         data["skipped"] = [{"path": names.get(str(s["path"]), names.get(Path(str(s["path"])).name, Path(str(s["path"])).name)),
                             "reason": s["reason"]} for s in data.get("skipped", [])]
@@ -322,11 +434,13 @@ class WebApp:
                 self._api_conversations.popitem(last=False)
             return conversation
 
-    def api_chat(self, question: str, k: Any = None, llm: Any = None, conversation_id: str = "") -> tuple[str, list[dict]]:
+    def api_chat(self, question: str, k: Any = None, llm: Any = None, conversation_id: str = "",
+                 where: Any = None) -> tuple[str, list[dict]]:
         conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
         try:
+            clause = where_clause(parse_filters(where))
             stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
-                                           k=self._k(k if k else self.assistant.settings.k))
+                                           k=self._k(k if k else self.assistant.settings.k), where=clause)
             for _ in stream:
                 pass
         except AssistantError as exc:
@@ -334,9 +448,10 @@ class WebApp:
         answer = stream.answer
         return answer.answer, [c.as_dict() for c in answer.citations]
 
-    def api_search(self, query: str, k: Any = None) -> list[dict]:
+    def api_search(self, query: str, k: Any = None, where: Any = None) -> list[dict]:
         try:
-            hits = self.assistant.search(query, k=max(1, min(100, int(k or self.assistant.settings.k))))
+            clause = where_clause(parse_filters(where))
+            hits = self.assistant.search(query, k=max(1, min(100, int(k or self.assistant.settings.k))), where=clause)
         except AssistantError as exc:
             raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
         return [api_hit(h) for h in hits]
@@ -377,8 +492,17 @@ def build_app(assistant) -> gr.Blocks:
                                               info="checking which language models are available…", scale=3,
                                               elem_id="llm")
                             new_chat = gr.Button("New chat", scale=1, min_width=110, elem_id="new-chat")
+                        with gr.Accordion(render.filters_label(""), open=False, elem_id="filters") as filters_box:
+                            with gr.Row(elem_id="filter-row"):
+                                filter_boxes = [
+                                    gr.Dropdown(choices=[], value=[], multiselect=True, label=FILTER_LABELS[facet],
+                                                visible=False, allow_custom_value=facet == "keyword", min_width=150,
+                                                elem_id=f"filter-{facet}")
+                                    for facet in FACETS]
+                                clear_filters = gr.Button("Clear", size="sm", scale=0, min_width=70,
+                                                          elem_id="clear-filters")
                         chat_log = gr.HTML(render.chat_html([]), elem_id="chat-log", js_on_load=None,
-                                           autoscroll=True, min_height=470, max_height=470)
+                                           autoscroll=True, min_height=430, max_height=430)
                         with gr.Row(elem_id="ask-row"):
                             question = gr.Textbox(placeholder="Ask about the papers… e.g. which papers reduce "
                                                   "reasoning token usage?", show_label=False, lines=1, max_lines=4,
@@ -409,14 +533,20 @@ def build_app(assistant) -> gr.Blocks:
                 report = gr.HTML(elem_id="ingest-report", js_on_load=None)
 
         # chat
-        chat_inputs, chat_outputs = [question, k, llm, session], [chat_log, sources, question]
+        chat_inputs, chat_outputs = [question, k, llm, session, *filter_boxes], [chat_log, sources, question]
         answer_queue = {"concurrency_id": "answer", "concurrency_limit": 2, "show_progress": "hidden"}
         ask.click(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
         question.submit(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
         for button, text in zip(example_buttons, EXAMPLES):
-            button.click(partial(app.ask_example, text), [k, llm, session], chat_outputs, **answer_queue, **private)
+            button.click(partial(app.ask_example, text), [k, llm, session, *filter_boxes], chat_outputs,
+                         **answer_queue, **private)
         stop.click(app.stop, [session], None, queue=False, **private)
         new_chat.click(app.new_chat, [session], [chat_log, sources], queue=False, **private)
+
+        # chat filters: the values the store's papers have, read on page load and after an upload
+        for box in filter_boxes:
+            box.change(app.filters_label, filter_boxes, filters_box, queue=False, show_progress="hidden", **private)
+        clear_filters.click(app.clear_filters, None, [*filter_boxes, filters_box], queue=False, **private)
 
         # library
         lib_text.change(app.library_view, [lib_text, lib_source], library, show_progress="hidden",
@@ -428,16 +558,18 @@ def build_app(assistant) -> gr.Blocks:
             return app.add_files(paths, progress)
 
         add.click(add_files, [files], report, concurrency_id="ingest", concurrency_limit=1, **private).then(
-            app.library_refresh, [lib_text, lib_source], [library, lib_source, header], **private)
+            app.library_refresh, [lib_text, lib_source], [library, lib_source, header], **private).then(
+            app.filters_view, filter_boxes, [*filter_boxes, filters_box], show_progress="hidden", **private)
 
         # page load: library, header, which LLMs are available
         demo.load(partial(app.library_refresh, force=False), [lib_text, lib_source], [library, lib_source, header],
                   **private)
         demo.load(app.backend_view, [llm], [llm], show_progress="hidden", **private)
+        demo.load(app.filters_view, filter_boxes, [*filter_boxes, filters_box], show_progress="hidden", **private)
 
         # the API: /chat and /search (MCP tools with mcp=True)
         def chat(question: str, k: int = default_k, llm: str = default_llm,
-                 conversation_id: str = "") -> tuple[str, list[dict]]:
+                 conversation_id: str = "", where: str | dict = "") -> tuple[str, list[dict]]:
             """Answer a question about the paper abstracts, citing the papers used as [n].
 
             Args:
@@ -446,22 +578,29 @@ def build_app(assistant) -> gr.Blocks:
                 llm: who writes the answer: auto, ollama, local or none (quotes the abstracts)
                 conversation_id: any string naming a conversation; calls with the same id share a
                     history, so "what about the second one?" refers to that conversation's last answer
+                where: only consider papers matching these filters, e.g. "year=2026; file=a.txt", or a dict
+                    {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword;
+                    several values of one field match any of them. Empty (the default): every paper.
             Returns:
                 the answer text with [n] markers, and the cited papers as a list of
                 {n, id, title, sources, evidence, text}
             """
-            return app.api_chat(question, k, llm, conversation_id)
+            return app.api_chat(question, k, llm, conversation_id, where)
 
-        def search(query: str, k: int = default_k) -> list[dict]:
+        def search(query: str, k: int = default_k, where: str | dict = "") -> list[dict]:
             """Find the papers relevant to a query; returns only papers judged relevant, best first (possibly none).
 
             Args:
                 query: what to look for, e.g. "tell me about PoLR"
                 k: most papers to return
+                where: only consider papers matching these filters, e.g. "year=2026; venue=ICLR 2026", or a
+                    dict {"decision": "Accept (oral)", "keyword": ["llm", "agents"]}. Fields: file, year,
+                    venue, decision, keyword; several values of one field match any of them. Empty (the
+                    default): every paper.
             Returns:
                 a list of {id, title, sources: [{file, position}], score, text, passage}
             """
-            return app.api_search(query, k)
+            return app.api_search(query, k, where)
 
         gr.api(chat, api_name="chat", concurrency_id="answer", concurrency_limit=2)
         gr.api(search, api_name="search", concurrency_id="answer", concurrency_limit=2)

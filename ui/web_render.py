@@ -159,6 +159,7 @@ class Turn:
     error: str = ""
     pending: bool = True
     stage: str = "Searching the abstracts…"
+    scope: str = ""  # the filters it was answered under, e.g. "year 2026, file a.txt"; "" for every paper
 
 
 EMPTY_CHAT = ('<div class="chat-empty"><div class="chat-empty-title">Ask about the papers</div>'
@@ -194,12 +195,17 @@ def turn_html(turn: Turn) -> str:
         body += TYPING
     if turn.error:
         body += f'<div class="error-box" role="alert"><strong>Could not answer.</strong> {esc(turn.error)}</div>'
+    elif turn.scope and not turn.pending and not turn.citations:
+        body += (f'<p class="muted filter-hint">Only papers with {esc(turn.scope)} were searched: clear the '
+                 f'filters to search every paper.</p>')
     meta = []
     if not turn.pending and not turn.error:
         if turn.model:
             meta.append(f"written by {esc(turn.model)}")
         n = len(turn.citations)
         meta.append("no sources" if n == 0 else f"{n} source{'s' if n != 1 else ''}")
+        if turn.scope:
+            meta.append(f'<span class="scope">only {esc(turn.scope)}</span>')
         if turn.note:
             meta.append(esc(turn.note))
     meta_html = f'<div class="meta">{" · ".join(meta)}</div>' if meta else ""
@@ -278,6 +284,17 @@ def library_html(papers: Sequence[Any], total: int, limit: int = LIBRARY_LIMIT) 
     if not papers:
         rows.append('<div class="sources-empty">No paper matches.</div>')
     return f'<div class="library"><div class="library-count">{esc(head)}</div>{"".join(rows)}</div>'
+
+
+# -- filters -------------------------------------------------------------------------------
+def filter_scope(chosen: dict[str, Sequence[Any]]) -> str:
+    """``{"file": ["a.txt"], "year": ["2025", "2026"]}`` -> ``"file a.txt, year 2025 or 2026"`` (plain text)."""
+    return ", ".join(f"{name} {' or '.join(str(v) for v in values)}" for name, values in chosen.items() if values)
+
+
+def filters_label(scope: str) -> str:
+    """The Filters box's title, so the active filters show even when it is folded."""
+    return f"Filters · only {scope}" if scope else "Filters · all papers"
 
 
 def source_files(papers: Sequence[Any]) -> list[str]:

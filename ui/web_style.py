@@ -110,6 +110,11 @@ a.cite:hover { background: var(--accent); color: #fff !important; }
 .typing i { width: 6px; height: 6px; border-radius: 50%; background: #9aa3c7; animation: blink 1.2s infinite both; }
 .typing i:nth-child(2) { animation-delay: .2s; } .typing i:nth-child(3) { animation-delay: .4s; }
 @keyframes blink { 0%, 80%, 100% { opacity: .25; } 40% { opacity: 1; } }
+#filters { padding: 4px 12px !important; }
+#filters > .label-wrap { font-size: 0.88rem; color: var(--ink-soft); }
+#filter-row { align-items: flex-end; }
+.a .meta .scope { color: var(--accent); }
+.filter-hint { font-size: 0.85rem; }
 #ask-row { align-items: stretch; }
 #examples-row { gap: 6px; flex-wrap: wrap; }
 #examples-row button { flex: 0 0 auto !important; min-width: 0 !important; font-weight: 400; font-size: 0.8rem;
