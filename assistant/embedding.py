@@ -120,14 +120,14 @@ class Embedder:
         if not fp32.exists():
             with _locked(folder):
                 if not fp32.exists():
-                    export_onnx(self.path, fp32)
+                    _in_child("export_onnx", self.path, fp32)
         if self.backend != "onnx-int8":
             return fp32
         int8 = folder / "model-int8.onnx"
         if not int8.exists():
             with _locked(folder):
                 if not int8.exists():
-                    quantize_int8(fp32, int8)
+                    _in_child("quantize_int8", fp32, int8)
         return int8
 
     def _fingerprint(self) -> str:
@@ -336,6 +336,33 @@ def quantize_int8(source: Path, target: Path) -> None:
     quantize_dynamic(str(source), str(partial), op_types_to_quantize=["MatMul"], per_channel=True,
                      weight_type=QuantType.QInt8)
     os.replace(partial, target)
+
+
+def _in_child(step: str, source: Path, target: Path) -> None:
+    """Run ``export_onnx`` or ``quantize_int8`` in a child process.
+
+    The export imports torch and transformers (~650 MB resident, measured); done in this
+    process, a long-running server (``assistant ui``) kept them for its whole life after its
+    first start on a fresh machine. A child returns all of it when it exits.
+    """
+    import subprocess
+    import sys
+
+    code = ("import json, sys; from pathlib import Path; from assistant import embedding; "
+            "from assistant.errors import ConfigError\n"
+            "try: getattr(embedding, sys.argv[1])(Path(sys.argv[2]), Path(sys.argv[3]))\n"
+            "except ConfigError as e: print(json.dumps([e.message, e.hint])); sys.exit(3)")
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-c", code, step, str(source), str(target)], capture_output=True,
+                          text=True, env=env)
+    if done.returncode == 3:
+        message, hint = json.loads(done.stdout.strip().splitlines()[-1])
+        raise ConfigError(message, hint)
+    if done.returncode != 0:
+        tail = " ".join(done.stderr.strip().splitlines()[-3:])
+        raise ConfigError(f"Preparing the ONNX encoder failed ({step}: {tail or 'exit ' + str(done.returncode)}).",
+                          "Set ASSISTANT_EMBED_BACKEND=torch, or reinstall with ./install.sh.")
 
 
 class _locked:
