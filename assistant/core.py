@@ -42,6 +42,13 @@ class Assistant:
     def _open_for_reading(self) -> bool:
         return self.store.open(self._spec(), create=False)
 
+    def _open_existing(self) -> bool:
+        """Open the store for listing (no model needed), following other processes' writes."""
+        if not self.store.open(None, create=False):
+            return False
+        self.store.follow_other_writers()
+        return self.store.open(None, create=False)
+
     # -- the library API -----------------------------------------------------------
     def ingest(self, paths: Iterable[Path | str] | None = None, *, progress=None, rebuild: bool = False):
         """Add abstracts from files or folders (default: the bundled corpus). Returns an ``IngestReport``."""
@@ -49,6 +56,7 @@ class Assistant:
 
         targets = list(paths) if paths else [bundled_corpus()]
         with write_lock(self.settings):
+            self.store.follow_other_writers(force=True)  # start from what another process added
             report = ingest_paths(targets, store=self.store, embedder=self.embedder, settings=self.settings,
                                   progress=progress, rebuild=rebuild)
             if report.changed:
@@ -77,7 +85,7 @@ class Assistant:
 
     def papers(self, where: dict[str, Any] | None = None) -> list[PaperHit]:
         """Every paper in the store (with its full abstract), ordered by title."""
-        if not self.store.open(None, create=False):
+        if not self._open_existing():
             return []
         return sorted((PaperHit.from_store(pid, meta, text or "") for pid, meta, text in
                        self.store.iter_papers(include_text=True, where=where)), key=lambda p: p.title.lower())
@@ -90,7 +98,7 @@ class Assistant:
         from .filters import FACETS, FIELDS, LIST_FIELDS
 
         found: dict[str, set] = {name: set() for name in FACETS}
-        if self.store.open(None, create=False):
+        if self._open_existing():
             for _pid, meta, _text in self.store.iter_papers():
                 for name in FACETS:
                     value = meta.get(FIELDS[name])

@@ -39,7 +39,6 @@ from scipy import sparse
 
 from .store import Store
 
-REVISION_KEY = "revision"
 FORMAT = 2
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
 MAX_SEGMENTS = 8
@@ -94,6 +93,7 @@ class LexicalIndex:
         self._segments: list[Segment] = []
         # the live documents, merged from the segments for querying
         self._ids: list[str] = []
+        self._row: dict[str, int] = {}
         self._by_term: sparse.csc_matrix | None = None
         self._norm = np.zeros(0, dtype=np.float32)
         self._df = np.zeros(0, dtype=np.int64)
@@ -106,13 +106,10 @@ class LexicalIndex:
                               token_pattern=r"(?u)\b\w\w+\b")
 
     # -- keeping in step with the store ---------------------------------------------
-    def _store_revision(self) -> str:
-        return str((self.store.papers.metadata or {}).get(REVISION_KEY, "0"))
-
     def ensure_current(self) -> None:
         """Bring the index up to the store's revision: load what is on disk, then index what changed."""
         with self._lock:
-            revision = self._store_revision()
+            revision = self.store.revision()
             if self._by_term is not None and revision == self._revision:
                 return
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -249,6 +246,7 @@ class LexicalIndex:
 
     def _merge_live(self) -> None:
         matrix, self._ids, _ = self._live_rows()
+        self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()
         lengths = np.asarray(matrix.sum(axis=1)).ravel()
         mean = lengths.mean() if len(lengths) else 1.0
@@ -304,6 +302,23 @@ class LexicalIndex:
             out[pid] = sum(weights[t] for t in present) / total
         return out
 
+    def paper_coverage(self, query: str, paper_ids: list[str]) -> dict[str, float]:
+        """``coverage`` of indexed papers (title and abstract), read off the index instead of
+        tokenizing their text again; papers the index lacks are left out."""
+        self.ensure_current()
+        rows = np.asarray([self._row[pid] for pid in paper_ids if pid in self._row], dtype=np.int64)
+        known = [pid for pid in paper_ids if pid in self._row]
+        terms = set(self.tokenize([query])[0])
+        shares = np.zeros(len(known))
+        total = sum(self.idf(t) for t in terms) or 1.0
+        matrix = self._by_term
+        for term in terms:
+            column = self._vocab.get(term)
+            if column is not None and matrix is not None and column < matrix.shape[1]:
+                holders = matrix.indices[matrix.indptr[column]:matrix.indptr[column + 1]]
+                shares[np.isin(rows, holders)] += self.idf(term) / total
+        return dict(zip(known, shares.tolist()))
+
     def describe(self) -> dict:
         """What is indexed: revision, live papers, segments and deleted rows (for tests and `stats`)."""
         self.ensure_current()
@@ -320,6 +335,4 @@ def _write_json(path: Path, value) -> None:
 
 def bump_revision(store: Store) -> None:
     """Mark the store changed, so every lexical index built from it syncs on its next use."""
-    meta = dict(store.papers.metadata or {})
-    meta[REVISION_KEY] = hashlib.sha1(np.random.bytes(16)).hexdigest()[:16]
-    store.papers.modify(metadata=meta)
+    store.bump_revision()

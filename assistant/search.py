@@ -88,6 +88,7 @@ class HybridSearcher:
 
     def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """Every candidate with its signals and paper record, best relevance first (no gate, no cap)."""
+        self.store.follow_other_writers()
         query = focus(query)
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
@@ -106,7 +107,9 @@ class HybridSearcher:
         ranked = [c for c in found.values() if c.id in records]  # no paper record: an interrupted ingest
         for c in ranked:
             c.meta, c.text = records[c.id]
-        shares = self.lexical.coverage(query, {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked})
+        shares = self.lexical.paper_coverage(query, [c.id for c in ranked])
+        unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
+        shares.update(self.lexical.coverage(query, unindexed) if unindexed else {})
         for c in ranked:
             c.lexical = shares.get(c.id, 0.0)
         ranked.sort(key=lambda c: c.relevance, reverse=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
@@ -22,6 +24,8 @@ from .settings import Settings
 
 SCHEMA = 1
 PAGE = 2000
+FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
+REVISION_KEY = "revision"
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,9 @@ class Store:
         self.paper_name = f"{settings.collection}-papers"
         self._chunks = None
         self._papers = None
+        self._checked = 0.0
+        self._spec: IndexSpec | None = None  # checked when the store was opened, and again on reopening
+        self._reopening = threading.Lock()
 
     # -- opening -----------------------------------------------------------------
     def exists(self) -> bool:
@@ -80,6 +87,9 @@ class Store:
     def open(self, spec: IndexSpec | None, create: bool = False) -> bool:
         """Open the collections, checking ``spec``. Returns False when the store is empty and ``create`` is off."""
         if self._chunks is not None:
+            if spec is not None and self._spec is None:  # opened for listing first, now for vectors
+                self._check(self._chunks.metadata or {}, spec)
+                self._spec = spec
             return True
         if not self.exists():
             if not create:
@@ -92,8 +102,59 @@ class Store:
         papers = self.client.get_or_create_collection(self.paper_name, configuration=config, metadata=meta, embedding_function=None)
         if spec is not None:
             self._check(chunks.metadata or {}, spec)
+            self._spec = spec
         self._chunks, self._papers = chunks, papers
         return True
+
+    # -- other processes' writes ----------------------------------------------------
+    def revision(self) -> str:
+        """The stamp every changing ingest puts on the papers collection (as this client last saw it)."""
+        return str((self.papers.metadata or {}).get(REVISION_KEY, "0"))
+
+    def bump_revision(self) -> None:
+        meta = dict(self.papers.metadata or {})
+        meta[REVISION_KEY] = os.urandom(8).hex()
+        self.papers.modify(metadata=meta)
+
+    def follow_other_writers(self, force: bool = False) -> None:
+        """See what another process wrote since this one opened the store (at most once a second).
+
+        Embedded Chroma keeps each folder's vectors in memory, one copy per process, and never
+        reloads them: a long-running process (the web app) would not find papers that
+        `assistant ingest` added from a terminal (chroma-core/chroma#3792). When the papers
+        collection's revision stamp
+        (or the collection itself) changed on disk, the store is opened again from disk. A
+        Chroma server holds the only copy, so clients of one need none of this."""
+        if self.settings.chroma_url or self._papers is None:
+            return
+        now = time.monotonic()
+        if not force and now - self._checked < FOLLOW_EVERY:
+            return
+        self._checked = now
+        try:
+            fresh = self.client.get_collection(self.paper_name)
+        except Exception:  # dropped by another process (a rebuild); chromadb raises NotFoundError/ValueError
+            fresh = None
+        if fresh is not None and fresh.id == self._papers.id and \
+                (fresh.metadata or {}).get(REVISION_KEY) == (self._papers.metadata or {}).get(REVISION_KEY):
+            return
+        with self._reopening:
+            self._reopen()
+
+    def _reopen(self) -> None:
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        # Chroma shares one System per folder within a process; forgetting ours makes the next
+        # client load the store from disk (SharedSystemClient.clear_system_cache() would drop
+        # every folder's, breaking other stores open in this process).
+        identifier = getattr(self.client, "_identifier", None)
+        SharedSystemClient._identifier_to_system.pop(identifier, None)
+        SharedSystemClient._identifier_to_refcount.pop(identifier, None)
+        client = make_client(self.settings)
+        fresh = Store(self.settings, client)
+        found = fresh.open(self._spec, create=False)  # another model now: ModelMismatchError, not mixed vectors
+        self.client = client
+        self._chunks, self._papers = (fresh._chunks, fresh._papers) if found else (None, None)
 
     def _check(self, found: dict, spec: IndexSpec) -> None:
         wanted = spec.as_metadata()

@@ -110,3 +110,14 @@ def test_a_damaged_index_is_rebuilt_from_the_store(corpus, tmp_path):
 @pytest.mark.parametrize("query", ["", "the of and", "zzzzunknownterm"])
 def test_queries_without_known_terms_find_nothing(corpus, query):
     assert corpus.searcher.lexical.search(query, 5) == []
+
+
+def test_coverage_read_off_the_index_equals_coverage_of_the_text(corpus):
+    index = corpus.searcher.lexical
+    papers = {p.id: p for p in corpus.papers()}
+    for query in QUERIES:
+        from_index = index.paper_coverage(query, list(papers))
+        from_text = index.coverage(query, {pid: f"{p.title} {p.text}" for pid, p in papers.items()})
+        assert set(from_index) == set(papers)
+        assert np.allclose([from_index[pid] for pid in papers], [from_text[pid] for pid in papers]), query
+    assert index.paper_coverage("PoLR", ["not-a-paper"]) == {}

@@ -212,3 +212,34 @@ def test_random_edits_keep_the_store_equal_to_the_files(ops, make_assistant, tmp
                 expected.setdefault(normalise(abstract), set()).add(file)
         stored = {normalise(p.text): {s["file"] for s in p.sources} for p in assistant.papers()}
         assert stored == expected
+
+
+def seed_file(path: Path, *abstracts: str) -> Path:
+    path.write_text("Test Papers 2026\n\n" + "\n\n".join(abstracts) + "\n")
+    return path
+
+
+def test_a_long_running_process_sees_and_keeps_another_process_writes(make_assistant, tmp_path):
+    """The web app's process and `assistant ingest` in a terminal share one embedded store: the
+    first finds what the second added (embedded Chroma alone would not), and both processes'
+    papers stay after its own next ingest."""
+    home = tmp_path / "home"
+    server = make_assistant(home)  # stands for the long-running web app
+    server.ingest([seed_file(tmp_path / "a.txt", "We introduce AlphaNet, a network for protein folding "
+                                                  "that predicts structures from sequences in seconds.")])
+    assert server.search("protein folding network")[0].title.startswith("AlphaNet")
+
+    terminal = seed_file(tmp_path / "b.txt", "We introduce Quokkanet, a detector for quokkas in camera-trap "
+                                             "images that counts animals in remote islands.")
+    assert run_cli("ingest", str(terminal), "--json", home=home).returncode == 0
+    time.sleep(1.1)  # past the once-a-second check for other writers
+    assert server.search("quokka detection in camera traps")[0].title.startswith("Quokkanet")
+    assert server.lexical.search("Quokkanet", 1)
+
+    server.ingest([seed_file(tmp_path / "c.txt", "We introduce WombatGPT, a language model for wombat "
+                                                  "behaviour reports written by park rangers.")])
+    listed = {p["title"].split(":")[0] for p in json.loads(run_cli("papers", "--json", home=home).stdout)}
+    assert listed == {"AlphaNet", "Quokkanet", "WombatGPT"}
+    for query, name in (("quokka detection in camera traps", "Quokkanet"), ("wombat behaviour reports", "WombatGPT")):
+        hits = json.loads(run_cli("search", query, "--json", home=home).stdout)
+        assert hits and hits[0]["title"].startswith(name), (query, hits)

@@ -662,11 +662,12 @@ def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, c
     assert "loading the bundled" in out and "http://127.0.0.1:7860/" in out
 
 
-def test_mcp_without_the_extra_is_a_clear_error():
+def test_mcp_without_the_extra_is_a_clear_error(monkeypatch):
+    """An install made without the mcp package (say, pip-installed by hand) gets the fix, not a traceback."""
     import ui.web as web
     from assistant.errors import AssistantError
 
-    if web.mcp_available():
-        pytest.skip("gradio[mcp] is installed")
+    monkeypatch.setattr(web.importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else object())
+    assert not web.mcp_available()
     with pytest.raises(AssistantError, match=re.escape('pip install "gradio[mcp]"')):
         web.serve(object(), mcp=True)
