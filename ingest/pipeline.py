@@ -1,6 +1,6 @@
 """Ingestion: parse -> dedupe -> skip unchanged -> chunk -> embed -> write, streamed in windows.
 
-llama-index's ``SentenceSplitter`` does the chunking. Embedding and writes are our own
+llama-index's ``SentenceSplitter`` does the chunking (``ingest.chunking``). Embedding and writes are our own
 code rather than ``IngestionPipeline`` + ``ChromaVectorStore`` because we need three things
 those do not give: skipping unchanged papers by content hash *before* embedding, a
 paper-level record written after its chunks (crash safety, see ``assistant.store``), and
@@ -24,6 +24,8 @@ from assistant.lexical import bump_revision
 from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
+from .chunking import Chunker
+from .memory import release_free_memory
 from .names import derive_title
 from .parse import parse_file, discover
 from .records import Record, Skipped
@@ -100,19 +102,6 @@ def chunk_metadata(paper_id: str, index: int, paper_meta: dict) -> dict:
     return out
 
 
-class Chunker:
-    """Sentence-aligned chunks measured in the embedding model's own word pieces."""
-
-    def __init__(self, embedder: Embedder, settings: Settings) -> None:
-        from llama_index.core.node_parser import SentenceSplitter
-
-        self.splitter = SentenceSplitter(chunk_size=settings.chunk_tokens, chunk_overlap=settings.chunk_overlap,
-                                         tokenizer=embedder.tokenize)
-
-    def split(self, text: str) -> list[str]:
-        return [c for c in self.splitter.split_text(text) if c.strip()] or [text]
-
-
 def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedder, settings: Settings,
                  progress: Progress | None = None, rebuild: bool = False) -> IngestReport:
     started = time.perf_counter()
@@ -137,6 +126,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     for rec in records:
         grouped.setdefault(rec.id, []).append(rec)
     incoming = {pid: Paper.merge(recs) for pid, recs in grouped.items()}
+    del records, grouped  # from here on each paper is held once, and dropped once written
 
     spec = IndexSpec(embedder.name, embedder.dimension, settings.chunk_tokens, settings.chunk_overlap)
     if rebuild:
@@ -166,6 +156,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
         elif new is not None:
             report.unchanged += 1
     to_add = [paper for pid, paper in incoming.items() if pid not in existing]
+    incoming.clear()
 
     changing = bool(to_add or to_update or to_remove)
     if changing:  # stamped before writing too, so a killed run still leaves the BM25 index marked stale
@@ -174,12 +165,13 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
         store.delete_papers(to_remove)
     for pid, meta in to_update:
         store.update_metadata(pid, meta, {k: meta[k] for k in ("files", *FILTER_FIELDS) if k in meta})
+    report.added = len(to_add)
     _embed_and_write(to_add, store=store, embedder=embedder, chunker=Chunker(embedder, settings) if to_add else None,
                      progress=progress)
 
     if changing:
         bump_revision(store)
-    report.added, report.updated, report.removed = len(to_add), len(to_update), len(to_remove)
+    report.updated, report.removed = len(to_update), len(to_remove)
     report.papers, report.chunks = store.counts()
     report.seconds = time.perf_counter() - started
     return report
@@ -192,17 +184,22 @@ def _merge_sources(kept: list[dict], new: list[dict]) -> list[dict]:
 
 def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, chunker: Chunker | None,
                      progress: Progress | None) -> None:
-    """Embed window i+1 while window i is written, so the CPU-bound encoder never waits on Chroma."""
+    """Embed window i+1 while window i is written, so the CPU-bound encoder never waits on Chroma.
+
+    Consumes ``papers``: each window is taken off the list, so a paper's text is freed once
+    it has been written and the corpus is never held whole while Chroma's index grows.
+    """
     if not papers:
         return
+    total = len(papers)
+    papers.reverse()  # windows are popped off the end, in the original order
     pending: Future | None = None
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chroma-writer") as writer:
-        for start in range(0, len(papers), WINDOW):
-            window = papers[start:start + WINDOW]
+        for start in range(0, total, WINDOW):
+            window = [papers.pop() for _ in range(min(WINDOW, len(papers)))]
             chunk_ids, chunk_texts, chunk_metas, owners = [], [], [], []
             paper_metas = []
-            for paper in window:
-                pieces = chunker.split(paper.text)
+            for paper, pieces in zip(window, chunker.split_all([paper.text for paper in window])):
                 meta = paper_metadata(paper.id, paper.text, paper.metadata, paper.sources, len(pieces))
                 paper_metas.append(meta)
                 for index, piece in enumerate(pieces):
@@ -217,10 +214,11 @@ def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, c
             paper_vectors = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)
             if pending is not None:
                 pending.result()
+                release_free_memory()
             pending = writer.submit(_write_window, store, chunk_ids, vectors, chunk_texts, chunk_metas,
                                     [p.id for p in window], paper_vectors, [p.text for p in window], paper_metas)
             if progress:
-                progress(min(start + WINDOW, len(papers)), len(papers), "embedding")
+                progress(min(start + WINDOW, total), total, "embedding")
         if pending is not None:
             pending.result()
 

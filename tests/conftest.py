@@ -22,9 +22,11 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 @pytest.fixture(scope="session")
 def embedder():
+    """The encoder the settings choose by default, so the shared stores are what a user's would be."""
+    from assistant import Settings
     from assistant.embedding import Embedder
 
-    return Embedder()
+    return Embedder(backend=Settings.from_env(env={}).embed_backend)
 
 
 @pytest.fixture

@@ -28,6 +28,14 @@ def model_cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def torch_embedder():
+    """The reference runtime (the shared ``embedder`` fixture uses the settings' default, int8 ONNX)."""
+    from assistant.embedding import Embedder
+
+    return Embedder(backend="torch")
+
+
+@pytest.fixture(scope="session")
 def onnx_embedder(model_cache):
     from assistant.embedding import Embedder
 
@@ -41,8 +49,8 @@ def int8_embedder(model_cache):
     return Embedder(backend="onnx-int8", cache_dir=model_cache)
 
 
-def test_onnx_matches_torch(embedder, onnx_embedder):
-    reference = embedder.embed(TEXTS)
+def test_onnx_matches_torch(torch_embedder, onnx_embedder):
+    reference = torch_embedder.embed(TEXTS)
     got = onnx_embedder.embed(TEXTS)
     assert got.shape == reference.shape and got.dtype == np.float32
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
@@ -59,24 +67,24 @@ def test_batching_does_not_change_vectors(onnx_embedder):
     assert np.allclose(together[-len(TEXTS):], alone, atol=1e-5)
 
 
-def test_int8_is_close_to_torch(embedder, int8_embedder):
-    reference = embedder.embed(TEXTS)
+def test_int8_is_close_to_torch(torch_embedder, int8_embedder):
+    reference = torch_embedder.embed(TEXTS)
     got = int8_embedder.embed(TEXTS)
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
     assert float((got * reference).sum(axis=1).min()) > 0.95
 
 
-def test_store_names_separate_int8_from_fp32(embedder, onnx_embedder, int8_embedder):
-    assert embedder.name == onnx_embedder.name == "all-MiniLM-L6-v2"
-    assert int8_embedder.name != embedder.name and "int8" in int8_embedder.name
-    assert embedder.dimension == onnx_embedder.dimension == int8_embedder.dimension == 384
-    assert embedder.max_tokens == onnx_embedder.max_tokens == 256
+def test_store_names_separate_int8_from_fp32(torch_embedder, onnx_embedder, int8_embedder):
+    assert torch_embedder.name == onnx_embedder.name == "all-MiniLM-L6-v2"
+    assert int8_embedder.name != torch_embedder.name and "int8" in int8_embedder.name
+    assert torch_embedder.dimension == onnx_embedder.dimension == int8_embedder.dimension == 384
+    assert torch_embedder.max_tokens == onnx_embedder.max_tokens == 256
 
 
-def test_tokenize_counts_like_the_model_tokenizer(embedder, onnx_embedder):
+def test_tokenize_counts_like_the_model_tokenizer(torch_embedder, onnx_embedder):
     for text in TEXTS:
-        expected = embedder.model.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"]
-        assert embedder.tokenize(text) == expected == onnx_embedder.tokenize(text)
+        expected = torch_embedder.model.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"]
+        assert torch_embedder.tokenize(text) == expected == onnx_embedder.tokenize(text)
 
 
 def test_export_is_made_once_and_reused(onnx_embedder, int8_embedder, model_cache):
@@ -102,7 +110,7 @@ def test_onnx_runtime_does_not_load_torch(onnx_embedder, model_cache):
     assert out.stdout.strip() == "[]"
 
 
-def test_int8_store_refuses_fp32_queries(tmp_path, int8_embedder, onnx_embedder, embedder):
+def test_int8_store_refuses_fp32_queries(tmp_path, int8_embedder, onnx_embedder, torch_embedder):
     from assistant import Assistant, Settings
     from assistant.errors import ModelMismatchError
 
@@ -115,11 +123,11 @@ def test_int8_store_refuses_fp32_queries(tmp_path, int8_embedder, onnx_embedder,
     with pytest.raises(ModelMismatchError):
         Assistant(settings, embedder=onnx_embedder).search("reasoning")
     with pytest.raises(ModelMismatchError):
-        Assistant(settings, embedder=embedder).search("reasoning")
+        Assistant(settings, embedder=torch_embedder).search("reasoning")
     assert Assistant(settings, embedder=int8_embedder).search("tell me about PoLR", k=1)
 
 
-def test_torch_store_is_searched_with_onnx(tmp_path, embedder, onnx_embedder):
+def test_torch_store_is_searched_with_onnx(tmp_path, torch_embedder, onnx_embedder):
     """fp32 ONNX and torch share a name: a store built with one is searched with the other."""
     from assistant import Assistant, Settings
 
@@ -127,8 +135,8 @@ def test_torch_store_is_searched_with_onnx(tmp_path, embedder, onnx_embedder):
     folder.mkdir()
     shutil.copy(BUNDLED / "000_f1080e5cb02b8f2e.txt", folder)  # holds PoLR
     settings = Settings.from_env(env={}, home=tmp_path / "home", llm="none")
-    Assistant(settings, embedder=embedder).ingest([folder])
-    by_torch = Assistant(settings, embedder=embedder).search("tell me about PoLR", k=3)
+    Assistant(settings, embedder=torch_embedder).ingest([folder])
+    by_torch = Assistant(settings, embedder=torch_embedder).search("tell me about PoLR", k=3)
     by_onnx = Assistant(settings, embedder=onnx_embedder).search("tell me about PoLR", k=3)
     assert [h.id for h in by_onnx] == [h.id for h in by_torch]
     assert by_onnx[0].score == pytest.approx(by_torch[0].score, abs=1e-4)

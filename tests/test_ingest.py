@@ -114,3 +114,25 @@ def test_rebuild_starts_over(make_assistant, tmp_path):
     assistant.ingest([tmp_path / "a.txt"])
     report = assistant.ingest([tmp_path / "a.txt"], rebuild=True)
     assert (report.added, report.papers) == (2, 2)
+
+
+def test_chunks_match_plain_sentence_splitting(embedder):
+    """Counting word pieces from one encoding per abstract must not move any chunk boundary."""
+    from llama_index.core.node_parser import SentenceSplitter
+
+    from assistant import Settings
+    from assistant.settings import bundled_corpus
+    from ingest.chunking import Chunker
+    from ingest.parse import parse_paths
+
+    settings = Settings.from_env(env={})
+    chunker = Chunker(embedder, settings)
+    assert chunker.counter is not None  # the packaged model's tokenizer takes the fast path
+    plain = SentenceSplitter(chunk_size=settings.chunk_tokens, chunk_overlap=settings.chunk_overlap,
+                             tokenizer=embedder.tokenize)
+    texts = [r.text for r in parse_paths([bundled_corpus()]).records]
+    texts += ["Hello wörld, x3.5 playing;; naïve ##test 中文 " * 9, "a,, b;; c.. " * 40, "e\u0301t\u00e9 " * 80,
+              "x" * 700, "Ünïcödé—dash…ellipsis “quotes” " * 10, "Short one."]
+    expected = [[c for c in plain.split_text(t) if c.strip()] or [t] for t in texts]
+    assert chunker.split_all(texts) == expected
+    assert [chunker.split(t) for t in texts[-6:]] == expected[-6:]
