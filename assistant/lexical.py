@@ -289,39 +289,37 @@ class LexicalIndex:
         """Inverse document frequency; a term the corpus lacks counts as rare."""
         return self._idf_of(self._vocab.get(term))
 
+    def _term_shares(self, query: str) -> dict[str, float]:
+        """Each distinct query term's share of the query's total IDF (the shares sum to 1)."""
+        self.ensure_current()
+        weights = {t: self.idf(t) for t in set(self.tokenize([query])[0])}
+        total = sum(weights.values()) or 1.0
+        return {t: w / total for t, w in weights.items()}
+
     def coverage(self, query: str, texts: dict[str, str]) -> dict[str, float]:
         """IDF-weighted share of the query's distinct terms found in each text.
 
         A ratio, not a raw BM25 score, so it means the same whatever the corpus size.
         """
-        self.ensure_current()
-        terms = set(self.tokenize([query])[0])
-        if not terms or not texts:
+        shares = self._term_shares(query)
+        if not shares or not texts:
             return {pid: 0.0 for pid in texts}
-        weights = {t: self.idf(t) for t in terms}
-        total = sum(weights.values()) or 1.0
-        out = {}
-        for (pid, _), words in zip(texts.items(), self.tokenize(list(texts.values()))):
-            present = terms.intersection(words)
-            out[pid] = sum(weights[t] for t in present) / total
-        return out
+        return {pid: sum(shares[t] for t in shares.keys() & set(words))
+                for pid, words in zip(texts, self.tokenize(list(texts.values())))}
 
     def paper_coverage(self, query: str, paper_ids: list[str]) -> dict[str, float]:
         """``coverage`` of indexed papers (title and abstract), read off the index instead of
         tokenizing their text again; papers the index lacks are left out."""
-        self.ensure_current()
-        rows = np.asarray([self._row[pid] for pid in paper_ids if pid in self._row], dtype=np.int64)
+        shares = self._term_shares(query)
         known = [pid for pid in paper_ids if pid in self._row]
-        terms = set(self.tokenize([query])[0])
-        shares = np.zeros(len(known))
-        total = sum(self.idf(t) for t in terms) or 1.0
+        rows = np.asarray([self._row[pid] for pid in known], dtype=np.int64)
+        found = np.zeros(len(known))
         matrix = self._by_term
-        for term in terms:
+        for term, share in shares.items():
             column = self._vocab.get(term)
             if column is not None and matrix is not None and column < matrix.shape[1]:
-                holders = matrix.indices[matrix.indptr[column]:matrix.indptr[column + 1]]
-                shares[np.isin(rows, holders)] += self.idf(term) / total
-        return dict(zip(known, shares.tolist()))
+                found[np.isin(rows, matrix.indices[matrix.indptr[column]:matrix.indptr[column + 1]])] += share
+        return dict(zip(known, found.tolist()))
 
     def describe(self) -> dict:
         """What is indexed: revision, live papers, segments and deleted rows (for tests and `stats`)."""
@@ -336,7 +334,3 @@ def _write_json(path: Path, value) -> None:
     tmp.write_text(json.dumps(value))
     os.replace(tmp, path)  # readers see the old file or the new one, never half of one
 
-
-def bump_revision(store: Store) -> None:
-    """Mark the store changed, so every lexical index built from it syncs on its next use."""
-    store.bump_revision()

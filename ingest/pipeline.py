@@ -20,7 +20,6 @@ from typing import Callable, Iterable
 import numpy as np
 
 from assistant.embedding import Embedder
-from assistant.lexical import bump_revision
 from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
@@ -160,7 +159,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
 
     changing = bool(to_add or to_update or to_remove)
     if changing:  # stamped before writing too, so a killed run still leaves the BM25 index marked stale
-        bump_revision(store)
+        store.bump_revision()  # every lexical index of this store syncs on its next use
     if to_remove:
         store.delete_papers(to_remove)
     for pid, meta in to_update:
@@ -170,7 +169,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
                      progress=progress)
 
     if changing:
-        bump_revision(store)
+        store.bump_revision()  # every lexical index of this store syncs on its next use
     report.updated, report.removed = len(to_update), len(to_remove)
     report.papers, report.chunks = store.counts()
     report.seconds = time.perf_counter() - started

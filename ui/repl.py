@@ -35,7 +35,7 @@ class Repl:
         self.llm = llm or assistant.settings.llm
         self.k = k or assistant.settings.k
         self.filters = tuple(filters)  # "FIELD=VALUE" pairs, checked by build_where before they are kept
-        self.where = build_where(self.filters)
+        build_where(self.filters)
         self.conversation = assistant.conversation()
         self.answers: list = []  # every Answer of this conversation, for /sources, /show and /export
 
@@ -66,7 +66,7 @@ class Repl:
     def ask(self, question: str) -> None:
         try:
             stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k,
-                                           where=self.where)
+                                           where=build_where(self.filters))
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
@@ -129,14 +129,14 @@ class Repl:
             click.echo(f"Filters: {self._filters_label()}. Usage: /filter year=2026 file=a.txt, or /filter off.")
             return
         if args in (["off"], ["clear"], ["none"]):
-            self.filters, self.where = (), None
+            self.filters = ()
         else:
             try:
-                where = build_where(args)
+                build_where(args)
             except AssistantError as exc:
                 click.echo(click.style(f"error: {exc}", fg="red"))
                 return
-            self.filters, self.where = tuple(args), where
+            self.filters = tuple(args)
         click.echo(f"Answers now use {self._filters_label()}.")
 
     def _filters_label(self) -> str:
