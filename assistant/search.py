@@ -8,8 +8,9 @@ Each candidate then gets two absolute signals, so the relevance gate means the s
 - ``lexical``: IDF-weighted share of the query's terms found in the paper.
 
 ``relevance = dense + LEXICAL_WEIGHT * lexical``. A paper is relevant when its relevance
-is at least ``min_score`` and at least ``relative_score`` times the best paper's; the
-rest are ranked by relevance. The weights were chosen on the dev set
+is at least ``min_score`` and at least ``relative_score`` times the best paper's. Papers
+are ordered by reciprocal-rank fusion of their dense and BM25 ranks (ordering only; the
+gate stays on the bounded relevance). The weights were chosen on the dev set
 (see docs/retrieval.md).
 """
 
@@ -29,6 +30,7 @@ from .store import Store
 CANDIDATE_CHUNKS = 60
 CANDIDATE_LEXICAL = 20
 LEXICAL_WEIGHT = 0.35
+RRF_K = 60  # reciprocal-rank fusion constant (the usual value; 20 measured the same)
 
 # Words that frame a question rather than say what it is about.
 _FRAME = re.compile(
@@ -80,6 +82,21 @@ class Candidate:
         return self.dense + LEXICAL_WEIGHT * self.lexical
 
 
+def fuse_order(ranked: list[Candidate], k: int = RRF_K) -> list[Candidate]:
+    """Order candidates by reciprocal-rank fusion of their dense rank and BM25 rank (papers
+    BM25 did not find get no BM25 term); ties keep relevance order. Ordering only: whether a
+    paper is relevant is still decided on its bounded ``relevance`` (see ``_gated``)."""
+    ranked.sort(key=lambda c: c.relevance, reverse=True)
+    fused = dict.fromkeys((c.id for c in ranked), 0.0)
+    by_dense = sorted(ranked, key=lambda c: c.dense, reverse=True)
+    by_bm25 = sorted((c for c in ranked if c.bm25 > 0), key=lambda c: c.bm25, reverse=True)
+    for order in (by_dense, by_bm25):
+        for rank, c in enumerate(order, 1):
+            fused[c.id] += 1.0 / (k + rank)
+    ranked.sort(key=lambda c: fused[c.id], reverse=True)
+    return ranked
+
+
 class HybridSearcher:
     def __init__(self, store: Store, embedder: Embedder, lexical: LexicalIndex) -> None:
         self.store = store
@@ -87,7 +104,7 @@ class HybridSearcher:
         self.lexical = lexical
 
     def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
-        """Every candidate with its signals and paper record, best relevance first (no gate, no cap)."""
+        """Every candidate with its signals and paper record, in fused order (no gate, no cap)."""
         self.store.follow_other_writers()
         query = focus(query)
         vector = self.embedder.embed_query(query)
@@ -112,12 +129,14 @@ class HybridSearcher:
         shares.update(self.lexical.coverage(query, unindexed) if unindexed else {})
         for c in ranked:
             c.lexical = shares.get(c.id, 0.0)
-        ranked.sort(key=lambda c: c.relevance, reverse=True)
-        return ranked
+        unscored = {c.id for c in ranked if c.bm25 == 0.0}  # dense found them, BM25's top did not hold them
+        for pid, score in self.lexical.search(query, len(unscored), allowed=unscored) if unscored else []:
+            found[pid].bm25 = score
+        return fuse_order(ranked)
 
     def _gated(self, query: str, min_score: float, relative_score: float, where) -> list[Candidate]:
         ranked = self.candidates(query, where=where)
-        floor = max(min_score, relative_score * ranked[0].relevance) if ranked else min_score
+        floor = max(min_score, relative_score * max(c.relevance for c in ranked)) if ranked else min_score
         return [c for c in ranked if c.relevance >= floor]
 
     def _allowed(self, where: dict[str, Any] | None) -> set[str] | None:

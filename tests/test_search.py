@@ -112,3 +112,19 @@ def test_bm25_takes_part_under_a_filter_and_respects_it(corpus):
     polr = inside[0].id
     both = {"$and": [{"paper_id": {"$in": [polr]}}, build_where(sources=[polr_file])]}
     assert [c.id for c in corpus.searcher.candidates("path of least resistance", where=both)] == [polr]
+
+
+def test_fused_order_does_not_change_the_gate():
+    """Candidates are ordered by RRF of dense and BM25 ranks; the gate still compares relevance
+    with the best relevance, not with the first candidate's."""
+    from assistant.search import Candidate, HybridSearcher, fuse_order
+
+    a = Candidate("a", dense=0.70, passage="", lexical=0.0, bm25=0.0)   # best relevance, no query word
+    b = Candidate("b", dense=0.60, passage="", lexical=0.2, bm25=9.0)   # second by dense, first by BM25
+    c = Candidate("c", dense=0.30, passage="", lexical=0.1, bm25=3.0)
+    assert [x.id for x in fuse_order([c, a, b])] == ["b", "c", "a"]  # 1/62+1/61 > 1/63+1/62 > 1/61
+
+    searcher = HybridSearcher.__new__(HybridSearcher)
+    searcher.candidates = lambda query, where=None: fuse_order([a, b, c])
+    kept = searcher._gated("q", min_score=0.5, relative_score=0.85, where=None)
+    assert [x.id for x in kept] == ["b", "a"]  # floor 0.85 x 0.70 (a's relevance), not x b's 0.67
