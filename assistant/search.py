@@ -109,21 +109,23 @@ class HybridSearcher:
         query = focus(query)
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
-        for _cid, score, meta, text in self.store.query_chunks(vector, pool, where=where):
+        spans: dict[str, dict] = {}  # each paper's best chunk, made into a passage once its record is read
+        for _cid, score, meta in self.store.query_chunks(vector, pool, where=where):
             pid = meta["paper_id"]
             if pid not in found or score > found[pid].dense:
-                found[pid] = Candidate(pid, score, text)
+                found[pid], spans[pid] = Candidate(pid, score, ""), meta
         bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL, allowed=self._allowed(where))
         records = self.store.get_papers(list({*found, *(pid for pid, _ in bm25_hits)}))  # one read per search
         missing = [pid for pid, _ in bm25_hits if pid not in found and pid in records]
-        for pid, (score, text) in self._dense_for(missing, records, vector).items():
-            found[pid] = Candidate(pid, score, text)
+        for pid, (score, meta) in self._dense_for(missing, records, vector).items():
+            found[pid], spans[pid] = Candidate(pid, score, ""), meta
         for pid, score in bm25_hits:
             if pid in found:
                 found[pid].bm25 = score
         ranked = [c for c in found.values() if c.id in records]  # no paper record: an interrupted ingest
         for c in ranked:
             c.meta, c.text = records[c.id]
+            c.passage = self.store.passage(spans[c.id], c.text)
         shares = self.lexical.paper_coverage(query, [c.id for c in ranked])
         unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
         shares.update(self.lexical.coverage(query, unindexed) if unindexed else {})
@@ -162,18 +164,19 @@ class HybridSearcher:
         got = self.store.papers.get(ids=sorted(ids) if ids is not None else None, where=paper_where, include=[])
         return set(got["ids"])
 
-    def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, str]]:
-        """Best-chunk similarity of papers that only BM25 proposed. Chunk ids are ``{paper}:{i}``, so
-        they are fetched by id (fast) rather than by a metadata filter (slow on a large store)."""
+    def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, dict]]:
+        """Best-chunk similarity (and that chunk's metadata) of papers that only BM25 proposed. Chunk ids
+        are ``{paper}:{i}``, so they are fetched by id (fast) rather than by a metadata filter (slow on a
+        large store)."""
         ids = [f"{pid}:{i}" for pid in paper_ids for i in range(int(records[pid][0].get("n_chunks", 1)))]
         if not ids:
             return {}
-        got = self.store.chunks.get(ids=ids, include=["embeddings", "metadatas", "documents"])
-        best: dict[str, tuple[float, str]] = {}
-        for emb, meta, doc in zip(got["embeddings"], got["metadatas"], got["documents"]):
+        got = self.store.chunks.get(ids=ids, include=["embeddings", "metadatas"])
+        best: dict[str, tuple[float, dict]] = {}
+        for emb, meta in zip(got["embeddings"], got["metadatas"]):
             score = float(np.dot(np.asarray(emb, dtype=np.float32), vector))
             if meta["paper_id"] not in best or score > best[meta["paper_id"]][0]:
-                best[meta["paper_id"]] = (score, doc)
+                best[meta["paper_id"]] = (score, meta)
         return best
 
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,

@@ -4,6 +4,15 @@ A paper record is written only after all of its chunks, so it is the commit mark
 an ingest killed half-way leaves at most chunks without a paper, which search ignores
 and the next ingest overwrites (chunk ids are deterministic). The chunk collection
 records the embedding model and chunking, and refuses to open under another model.
+
+Schema 2 keeps each text once. A chunk record holds its vector and where it lies in its
+paper's abstract (``start``/``end`` character offsets), not a copy of the text: Chroma
+indexes every stored document for full-text search, which was ~45% of the cost of a chunk
+write, and search already reads the paper records of its candidates, so a passage is a slice
+of text in hand. A paper record holds the abstract and metadata; Chroma requires a vector
+per record, and papers are only ever fetched by id, so theirs is a one-number placeholder
+rather than a 384-dimension vector that would grow the in-memory HNSW index by ~2.4 KB a
+paper for nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +31,8 @@ import numpy as np
 from .errors import ModelMismatchError, StoreBusyError, StoreError
 from .settings import Settings
 
-SCHEMA = 1
+SCHEMA = 2
+PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see above)
 PAGE = 2000
 FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"
@@ -164,6 +174,12 @@ class Store:
                 f"{found.get('embed_model')!r} ({found.get('embed_dim')} dims), but this run uses {spec.embed_model!r} "
                 f"({spec.dimension} dims); their vectors cannot be mixed.",
                 "Re-ingest with `assistant ingest --rebuild`, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
+        if found.get("schema", 1) != SCHEMA:
+            raise ModelMismatchError(
+                f"The store '{self.settings.collection}' was written by an earlier version of the assistant "
+                f"(store schema {found.get('schema', 1)}; this version reads and writes schema {SCHEMA}).",
+                "Re-ingest with `assistant ingest --rebuild` (your source files are read again), "
+                "or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
         if (found.get("chunk_tokens"), found.get("chunk_overlap")) != (spec.chunk_tokens, spec.chunk_overlap):
             raise ModelMismatchError(
                 f"The store '{self.settings.collection}' was chunked at {found.get('chunk_tokens')}/{found.get('chunk_overlap')} "
@@ -215,15 +231,22 @@ class Store:
         got = self._papers.get(ids=ids, include=["metadatas", "documents"])
         return {pid: (got["metadatas"][i], got["documents"][i]) for i, pid in enumerate(got["ids"])}
 
-    def query_chunks(self, vector, n: int, where: dict | None = None) -> list[tuple[str, float, dict, str]]:
-        """(chunk id, cosine similarity, metadata, text), best first.
+    def query_chunks(self, vector, n: int, where: dict | None = None) -> list[tuple[str, float, dict]]:
+        """(chunk id, cosine similarity, metadata), best first; ``passage(meta, text)`` gives the chunk's text.
 
         No ``count()`` first: Chroma returns fewer than ``n`` when it holds fewer, and the extra
         call cost ~11 ms per query on a 20k store."""
         res = self.chunks.query(query_embeddings=[list(map(float, vector))], n_results=n, where=where,
-                                include=["metadatas", "documents", "distances"])
-        return [(cid, 1.0 - float(dist), meta, doc) for cid, dist, meta, doc in
-                zip(res["ids"][0], res["distances"][0], res["metadatas"][0], res["documents"][0])]
+                                include=["metadatas", "distances"])
+        return [(cid, 1.0 - float(dist), meta) for cid, dist, meta in
+                zip(res["ids"][0], res["distances"][0], res["metadatas"][0])]
+
+    @staticmethod
+    def passage(chunk_meta: dict, paper_text: str) -> str:
+        """A chunk's text: its span of the abstract (or, if the splitter changed it, its stored copy)."""
+        if "passage" in chunk_meta:
+            return chunk_meta["passage"]
+        return paper_text[chunk_meta["start"]:chunk_meta["end"]]
 
     # -- writing ---------------------------------------------------------------
     def batches(self, items: list, size: int | None = None) -> Iterable[list]:
@@ -231,14 +254,14 @@ class Store:
         for start in range(0, len(items), size):
             yield items[start:start + size]
 
-    def upsert_chunks(self, ids, vectors, texts, metadatas) -> None:
+    def upsert_chunks(self, ids, vectors, metadatas) -> None:
         for part in self.batches(list(range(len(ids)))):
             self.chunks.upsert(ids=[ids[i] for i in part], embeddings=np.asarray(vectors, dtype=np.float32)[part],
-                               documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
+                               metadatas=[metadatas[i] for i in part])
 
-    def upsert_papers(self, ids, vectors, texts, metadatas) -> None:
+    def upsert_papers(self, ids, texts, metadatas) -> None:
         for part in self.batches(list(range(len(ids)))):
-            self.papers.upsert(ids=[ids[i] for i in part], embeddings=np.asarray(vectors, dtype=np.float32)[part],
+            self.papers.upsert(ids=[ids[i] for i in part], embeddings=np.repeat(PLACEHOLDER, len(part), axis=0),
                                documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
 
     def update_metadata(self, paper_id: str, paper_meta: dict, chunk_meta: dict) -> None:

@@ -59,19 +59,17 @@ def main(argv: list[str] | None = None) -> None:
         rss0, used0 = status_mb("VmRSS"), malloc_in_use_mb()
         n_chunks = 0
         for start in range(0, args.papers, 256):
-            ids, docs, metas = [], [], []
+            ids, metas = [], []
             window = range(start, min(start + 256, args.papers))
             for i in window:
-                for k, piece in enumerate(texts[i][j:j + 230] for j in range(0, len(texts[i]), 230)):
+                for k, j in enumerate(range(0, len(texts[i]), 230)):  # chunk records as the store writes them
                     ids.append(f"{i:016x}:{k}")
-                    docs.append(piece)
-                    metas.append({"paper_id": f"{i:016x}", "chunk": k, "files": [corpus.name]})
+                    metas.append({"paper_id": f"{i:016x}", "files": [corpus.name], "start": j, "end": j + 230})
             vectors = rng.standard_normal((len(ids), 384)).astype(np.float32)
             for s in range(0, len(ids), 1000):
-                chunks.upsert(ids=ids[s:s + 1000], embeddings=vectors[s:s + 1000], documents=docs[s:s + 1000],
-                              metadatas=metas[s:s + 1000])
+                chunks.upsert(ids=ids[s:s + 1000], embeddings=vectors[s:s + 1000], metadatas=metas[s:s + 1000])
             papers.upsert(ids=[f"{i:016x}" for i in window],
-                          embeddings=rng.standard_normal((len(window), 384)).astype(np.float32),
+                          embeddings=np.ones((len(window), 1), dtype=np.float32),
                           documents=[texts[i] for i in window],
                           metadatas=[{"title": "t" * 60, "sources": "s" * 200, "files": [corpus.name], "n_chunks": 7}] * len(window))
             n_chunks += len(ids)

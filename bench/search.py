@@ -111,7 +111,7 @@ def dense_search(assistant, query: str, k: int):
     searcher = assistant.searcher
     vector = searcher.embedder.embed_query(focus(query))
     best: dict[str, float] = {}
-    for _cid, score, meta, _text in searcher.store.query_chunks(vector, CANDIDATE_CHUNKS):
+    for _cid, score, meta in searcher.store.query_chunks(vector, CANDIDATE_CHUNKS):
         best[meta["paper_id"]] = max(score, best.get(meta["paper_id"], -1.0))
     top = sorted(best, key=best.get, reverse=True)[:k]
     return searcher.store.get_papers(top)

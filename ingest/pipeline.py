@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-import numpy as np
-
 from assistant.embedding import Embedder
 from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
@@ -95,10 +93,32 @@ def paper_metadata(paper_id: str, text: str, meta: dict, sources: list[dict], n_
     return out
 
 
-def chunk_metadata(paper_id: str, index: int, paper_meta: dict) -> dict:
-    out = {"paper_id": paper_id, "chunk": index, "files": paper_meta["files"]}
+def chunk_metadata(paper_id: str, paper_meta: dict, span: tuple[int, int] | str) -> dict:
+    """What a chunk record carries: its paper, the fields filters use, and where its text lies.
+
+    ``span`` is the chunk's (start, end) in the abstract; a chunk the splitter did not cut
+    verbatim out of the abstract (none in the bundled or benchmark corpora) keeps its own text."""
+    out = {"paper_id": paper_id, "files": paper_meta["files"]}
     out.update({k: paper_meta[k] for k in FILTER_FIELDS if k in paper_meta})
+    if isinstance(span, str):
+        out["passage"] = span
+    else:
+        out["start"], out["end"] = span
     return out
+
+
+def spans(text: str, pieces: list[str]) -> list[tuple[int, int] | str]:
+    """Where each chunk lies in ``text``: chunks come in order and may overlap their predecessor."""
+    found: list[tuple[int, int] | str] = []
+    cursor = 0
+    for piece in pieces:
+        at = text.find(piece, cursor)
+        if at < 0:
+            found.append(piece)
+            continue
+        found.append((at, at + len(piece)))
+        cursor = at + 1
+    return found
 
 
 def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedder, settings: Settings,
@@ -181,9 +201,38 @@ def _merge_sources(kept: list[dict], new: list[dict]) -> list[dict]:
     return sorted(by_key.values(), key=lambda s: (s["file"], s["position"], s["path"]))
 
 
+@dataclass
+class _Window:
+    """One step of the ingest: up to WINDOW papers, chunked and ready to embed."""
+
+    paper_ids: list[str]
+    paper_texts: list[str]
+    paper_metas: list[dict]
+    chunk_ids: list[str]
+    chunk_texts: list[str]
+    chunk_metas: list[dict]
+
+
+def _prepare(window: list[Paper], chunker: Chunker) -> _Window:
+    out = _Window([p.id for p in window], [p.text for p in window], [], [], [], [])
+    for paper, pieces in zip(window, chunker.split_all(out.paper_texts)):
+        meta = paper_metadata(paper.id, paper.text, paper.metadata, paper.sources, len(pieces))
+        out.paper_metas.append(meta)
+        for index, (piece, span) in enumerate(zip(pieces, spans(paper.text, pieces))):
+            out.chunk_ids.append(f"{paper.id}:{index}")
+            out.chunk_texts.append(piece)
+            out.chunk_metas.append(chunk_metadata(paper.id, meta, span))
+    return out
+
+
 def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, chunker: Chunker | None,
                      progress: Progress | None) -> None:
-    """Embed window i+1 while window i is written, so the CPU-bound encoder never waits on Chroma.
+    """Three stages at once: window i+1 is chunked and window i-1 written while window i is embedded.
+
+    The encoder's kernels run without the GIL on every core; chunking (llama-index's splitter)
+    and Chroma's embedded writes are Python that holds it. Run one after another, they left the
+    cores half idle (ingest used ~1.6 of 2); each in its own thread, the GIL-bound stages fill
+    the time the encoder leaves.
 
     Consumes ``papers``: each window is taken off the list, so a paper's text is freed once
     it has been written and the corpus is never held whole while Chroma's index grows.
@@ -192,37 +241,31 @@ def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, c
         return
     total = len(papers)
     papers.reverse()  # windows are popped off the end, in the original order
+
+    def next_window() -> list[Paper]:
+        return [papers.pop() for _ in range(min(WINDOW, len(papers)))]
+
     pending: Future | None = None
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chroma-writer") as writer:
-        for start in range(0, total, WINDOW):
-            window = [papers.pop() for _ in range(min(WINDOW, len(papers)))]
-            chunk_ids, chunk_texts, chunk_metas, owners = [], [], [], []
-            paper_metas = []
-            for paper, pieces in zip(window, chunker.split_all([paper.text for paper in window])):
-                meta = paper_metadata(paper.id, paper.text, paper.metadata, paper.sources, len(pieces))
-                paper_metas.append(meta)
-                for index, piece in enumerate(pieces):
-                    chunk_ids.append(f"{paper.id}:{index}")
-                    chunk_texts.append(piece)
-                    chunk_metas.append(chunk_metadata(paper.id, index, meta))
-                    owners.append(len(paper_metas) - 1)
-            vectors = embedder.embed(chunk_texts)
-            # a paper's chunks are contiguous: average each run, then normalise
-            starts = np.flatnonzero(np.r_[True, np.diff(owners) != 0])
-            sums = np.add.reduceat(vectors, starts, axis=0)
-            paper_vectors = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunker") as chunking, \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="chroma-writer") as writer:
+        upcoming: Future | None = chunking.submit(_prepare, next_window(), chunker)
+        done = 0
+        while upcoming is not None:
+            window = upcoming.result()
+            upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
+            vectors = embedder.embed(window.chunk_texts)
+            window.chunk_texts.clear()
             if pending is not None:
                 pending.result()
                 release_free_memory()
-            pending = writer.submit(_write_window, store, chunk_ids, vectors, chunk_texts, chunk_metas,
-                                    [p.id for p in window], paper_vectors, [p.text for p in window], paper_metas)
+            pending = writer.submit(_write_window, store, window, vectors)
+            done += len(window.paper_ids)
             if progress:
-                progress(min(start + WINDOW, total), total, "embedding")
+                progress(done, total, "embedding")
         if pending is not None:
             pending.result()
 
 
-def _write_window(store: Store, chunk_ids, chunk_vectors, chunk_texts, chunk_metas,
-                  paper_ids, paper_vectors, paper_texts, paper_metas) -> None:
-    store.upsert_chunks(chunk_ids, chunk_vectors, chunk_texts, chunk_metas)
-    store.upsert_papers(paper_ids, paper_vectors, paper_texts, paper_metas)  # commit marker, written last
+def _write_window(store: Store, window: _Window, vectors) -> None:
+    store.upsert_chunks(window.chunk_ids, vectors, window.chunk_metas)
+    store.upsert_papers(window.paper_ids, window.paper_texts, window.paper_metas)  # commit marker, written last

@@ -57,6 +57,8 @@ def test_same_abstract_in_a_second_file_adds_a_source_not_a_paper(make_assistant
     alpha = next(p for p in assistant.papers() if p.title.startswith("AlphaNet"))
     assert [s["file"] for s in alpha.sources] == ["one.txt", "two.txt"]
     assert assistant.papers(where={"files": {"$contains": "one.txt"}})[0].id == alpha.id
+    hit = assistant.search("protein folding from sequences", where={"files": {"$contains": "two.txt"}})[0]
+    assert hit.id == alpha.id and hit.passage and hit.passage in A  # the update kept the chunk's span
 
 
 def test_a_bad_file_loses_nothing_already_stored(make_assistant, tmp_path):
@@ -92,12 +94,47 @@ def test_changed_chunking_is_refused(make_assistant, tmp_path):
     assert "ASSISTANT_CHUNK_TOKENS" in str(err.value)
 
 
+def _chunk_texts(store) -> dict[str, str]:
+    chunks = store.chunks.get(include=["metadatas"])
+    papers = store.get_papers(sorted({m["paper_id"] for m in chunks["metadatas"]}))
+    return {cid: store.passage(meta, papers[meta["paper_id"]][1]) for cid, meta in zip(chunks["ids"], chunks["metadatas"])}
+
+
 def test_no_chunk_exceeds_the_model_window(corpus, embedder):
     assert corpus.stats()["chunks"] > 49
-    got = corpus.store.chunks.get(include=["documents"])
-    longest = max(embedder.count_tokens(doc) for doc in got["documents"])
+    texts = _chunk_texts(corpus.store)
+    longest = max(embedder.count_tokens(text) for text in texts.values())
     assert longest + 2 <= embedder.max_tokens  # +[CLS] and [SEP]
-    assert len(got["documents"]) > 49  # long abstracts were split
+    assert len(texts) > 49  # long abstracts were split
+
+
+def test_chunk_records_hold_spans_of_the_abstract_not_copies(corpus, embedder):
+    """Each text is stored once: a chunk record points into its paper's abstract, and the span
+    it points at is exactly the chunk the splitter made (so the stored vector is of that text)."""
+    from ingest.chunking import Chunker
+
+    assert corpus.stats()["chunks"] > 49
+    chunks = corpus.store.chunks.get(include=["documents", "metadatas"], limit=60)
+    assert not any(chunks["documents"])
+    assert all({"start", "end"} <= set(meta) for meta in chunks["metadatas"])
+    texts = _chunk_texts(corpus.store)
+    chunker = Chunker(embedder, corpus.settings)
+    for pid, (_meta, abstract) in list(corpus.store.get_papers(sorted({c.split(":")[0] for c in texts})).items())[:10]:
+        made = chunker.split(abstract)
+        assert [texts[f"{pid}:{i}"] for i in range(len(made))] == made
+
+
+def test_a_store_of_an_older_schema_is_refused_with_the_fix(make_assistant, tmp_path):
+    write_seed(tmp_path / "a.txt", A)
+    first = make_assistant()
+    first.ingest([tmp_path / "a.txt"])
+    meta = dict(first.store.chunks.metadata)
+    first.store.chunks.modify(metadata={**meta, "schema": 1})
+    with pytest.raises(ModelMismatchError) as err:
+        make_assistant().search("protein folding")
+    assert "earlier version" in str(err.value) and "--rebuild" in str(err.value)
+    report = make_assistant().ingest([tmp_path / "a.txt"], rebuild=True)
+    assert report.papers == 1 and make_assistant().search("protein folding")
 
 
 def test_second_writer_is_told_the_store_is_in_use(settings):
