@@ -16,6 +16,11 @@ the child's ru_maxrss (os.wait4), i.e. the whole process including the model.
     python bench/ingest.py --sizes 1000                       # quick: 1k, every contender
     python bench/ingest.py --sizes 1000,20000 --baseline-sizes 1000,20000 --backends onnx-int8
     python bench/ingest.py --sizes 20000 --keep-home /tmp/bench/home-20k   # keep our store for bench/search.py
+    python bench/ingest.py --sizes 1000,20000 --baseline-sizes '' --chroma-server   # ours, writing to `chroma run`
+
+With ``--chroma-server`` our pipeline writes to a Chroma server started on loopback for each
+run (``chroma run --path TMP``, as in README's "Scaling out"), and the server's own peak RSS
+is printed beside the ingest process's: the vector index then lives in the server.
 
 Corpora are generated with bench/generate.py (seed 0) into --data if missing.
 """
@@ -37,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import chroma_server, status_kb  # noqa: E402
+
 
 # -- the workers (each in its own process) ------------------------------------------------
 def _cpu() -> float:
@@ -52,11 +59,12 @@ def _hwm_mb() -> float:
     return float("nan")
 
 
-def work_ours(corpus: Path, home: Path, backend: str) -> dict:
+def work_ours(corpus: Path, home: Path, backend: str, chroma_url: str | None = None) -> dict:
     from assistant import Assistant, Settings
     from assistant.embedding import Embedder
 
-    assistant = Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=Embedder(backend=backend))
+    settings = Settings.from_env(env={}, home=home, llm="none", chroma_url=chroma_url)
+    assistant = Assistant(settings, embedder=Embedder(backend=backend))
     assistant.embedder.embed(["warm up the encoder"])
     marks = {"model_loaded_mb": _hwm_mb()}
     lexical = assistant.lexical
@@ -159,11 +167,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker", choices=("ours", "baseline"), help=argparse.SUPPRESS)
     parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--chroma-server", action="store_true",
+                        help="our pipeline writes to a Chroma server on loopback (its peak RSS is printed too)")
     parser.add_argument("--backend", default="onnx-int8", help=argparse.SUPPRESS)
+    parser.add_argument("--chroma-url", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
     if args.worker:  # inside a child: do one ingest, print one JSON line
-        result = work_ours(args.corpus, args.home, args.backend) if args.worker == "ours" else work_baseline(args.corpus, args.home)
+        result = (work_ours(args.corpus, args.home, args.backend, args.chroma_url) if args.worker == "ours"
+                  else work_baseline(args.corpus, args.home))
         print(json.dumps(result), flush=True)
         return
 
@@ -178,6 +190,8 @@ def main(argv: list[str] | None = None) -> None:
                      ([("baseline", None)] if size in baseline_sizes else [])
         for kind, backend in contenders:
             label = f"ours[{backend}]" if kind == "ours" else "llama-index default"
+            server = kind == "ours" and args.chroma_server
+            label += " +server" if server else ""
             keep = args.keep_home if (kind == "ours" and backend == backends[0] and size == max(sizes)) else None
             with tempfile.TemporaryDirectory(prefix=f"bench-ingest-{size}-") as tmp:
                 home = keep or Path(tmp)
@@ -190,7 +204,12 @@ def main(argv: list[str] | None = None) -> None:
                 estimate = (f" (estimated {size / earlier[-1]['per_s'] / 60:.0f} min from {earlier[-1]['size']:,} at "
                             f"{earlier[-1]['per_s']:.1f}/s)" if earlier else "")
                 print(f"  running {label} on {size:,} abstracts{estimate} ...", flush=True)
-                result = run_child(child)
+                if server:
+                    with chroma_server(Path(tmp) / "server", Path(tmp) / "chroma.log") as (url, pid):
+                        result = run_child(child + ["--chroma-url", url])
+                        result["server_peak_mb"] = status_kb(pid, "VmHWM") / 1024
+                else:
+                    result = run_child(child)
             result.update(size=size, contender=label)
             result["per_s"] = size / result["seconds"]
             result["per_cpu_s"] = size / result["cpu"]
@@ -202,6 +221,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"  {'':<22} peak RSS: {result['model_loaded_mb']:.0f} MB with the model loaded, "
                       f"{result['pipeline_peak_mb']:.0f} MB to the end of embedding+writing ({result['pipeline_s']:.0f} s), "
                       f"{result['peak_rss_mb']:.0f} MB after the BM25 build ({result['bm25_s']:.1f} s)", flush=True)
+            if "server_peak_mb" in result:
+                print(f"  {'':<22} the Chroma server's own peak RSS: {result['server_peak_mb']:.0f} MB", flush=True)
 
     print("\nsummary")
     print(f"{'size':>7}  {'contender':<22} {'seconds':>9} {'abstracts/s':>12} {'per CPU-s':>10} {'peak RSS MB':>12} "
@@ -212,13 +233,15 @@ def main(argv: list[str] | None = None) -> None:
         ratio_cpu = f"{r['per_cpu_s'] / base['per_cpu_s']:.2f}x" if base and base is not r else ""
         print(f"{r['size']:>7,}  {r['contender']:<22} {r['seconds']:>9.1f} {r['per_s']:>12.1f} {r['per_cpu_s']:>10.1f} "
               f"{r['peak_rss_mb']:>12.0f} {ratio:>12} {ratio_cpu:>12}")
-    for backend in backends:
-        label = f"ours[{backend}]"
+    for label in dict.fromkeys(r["contender"] for r in results if r["contender"].startswith("ours")):
         mine = {r["size"]: r for r in results if r["contender"] == label}
         if len(mine) >= 2:
             small, large = mine[min(mine)], mine[max(mine)]
+            served = (f"; the Chroma server {large['server_peak_mb']:.0f} / {small['server_peak_mb']:.0f} MB = "
+                      f"{large['server_peak_mb'] / small['server_peak_mb']:.2f}x" if "server_peak_mb" in large else "")
             print(f"{label}: peak RSS at {large['size']:,} / at {small['size']:,} = "
-                  f"{large['peak_rss_mb'] / small['peak_rss_mb']:.2f}x; {large['size']:,} abstracts in {large['seconds'] / 60:.1f} min")
+                  f"{large['peak_rss_mb'] / small['peak_rss_mb']:.2f}x{served}; "
+                  f"{large['size']:,} abstracts in {large['seconds'] / 60:.1f} min")
     if args.json:
         for r in results:
             print(json.dumps(r))

@@ -14,8 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,20 +22,12 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
+
+from bench.procs import free_port, status_kb, stop_group  # noqa: E402
+
 ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def status_kb(pid: int, field: str) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    return 0
 
 
 def descendants(pid: int) -> list[int]:
@@ -98,12 +88,7 @@ def main(argv: list[str] | None = None) -> None:
                      "VmHWM_mb": status_kb(pid, "VmHWM") / 1024, "VmRSS_mb": status_kb(pid, "VmRSS") / 1024}
                     for pid in pids if Path(f"/proc/{pid}").exists()]
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            stop_group(proc)
             log.close()
 
     print(f"`assistant ui` answered HTTP after {ready:.1f}s (backend {args.backend or 'default'}, "

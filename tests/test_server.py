@@ -8,15 +8,11 @@ the store's revision stamp changes.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import time
-import urllib.request
 
 import pytest
+
+from bench.procs import chroma_server as start_chroma_server
 
 from .conftest import BUNDLED, ROOT, run_cli
 
@@ -25,47 +21,13 @@ FIRST = "000_f1080e5cb02b8f2e.txt"   # holds PoLR
 SECOND = "004_6909a62b24dbb033.txt"  # holds ProofOptimizer
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def chroma_server(tmp_path):
     if not CHROMA.exists():
         pytest.fail(f"{CHROMA} is missing: chromadb's `chroma` command should be installed with it")
-    port = _free_port()
     data = tmp_path / "server-data"
-    log = open(tmp_path / "chroma.log", "w+")
-    proc = subprocess.Popen([str(CHROMA), "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"chroma run exited with {proc.returncode}: {log.read()[-1500:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("the Chroma server did not answer /api/v2/heartbeat within 60s")
-            time.sleep(0.2)
+    with start_chroma_server(data, tmp_path / "chroma.log") as (url, _pid):
         yield url, data
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
 
 
 def _json(result):

@@ -1,0 +1,71 @@
+"""Processes the benchmarks start and measure: a Chroma server on loopback, a process group's stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+def status_kb(pid: int, field: str) -> int:
+    """A ``/proc/PID/status`` figure in KiB (VmHWM: peak resident set, VmRSS: current); 0 if gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def stop_group(proc: subprocess.Popen, grace: float = 20.0) -> None:
+    """SIGTERM the process group started with ``start_new_session``, SIGKILL it if it lingers."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def chroma_server(data: Path, log: Path, timeout: float = 60.0) -> Iterator[tuple[str, int]]:
+    """``chroma run`` (from the chromadb package) on loopback; yields its URL and pid."""
+    chroma = Path(sys.executable).with_name("chroma")
+    port = free_port()
+    with open(log, "w+") as out:
+        proc = subprocess.Popen([str(chroma), "run", "--path", str(data), "--host", "127.0.0.1", "--port", str(port)],
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    out.seek(0)
+                    raise RuntimeError(f"chroma run exited with {proc.returncode}: {out.read()[-1500:]}")
+                try:
+                    with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the Chroma server did not answer within {timeout:.0f}s (log: {log})")
+                time.sleep(0.2)
+            yield url, proc.pid
+        finally:
+            stop_group(proc)
