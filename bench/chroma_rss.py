@@ -8,7 +8,7 @@ collection setting:
 - ``plain``: as ``assistant.store`` opens collections today;
 - ``sync``: hnsw ``sync_threshold=100000, batch_size=10000`` (fewer, larger index updates);
 - ``reopen``: a new client and collections after every window (drop Chroma's caches);
-- ``trim``: ``malloc_trim(0)`` after every window (as ``ingest.memory`` does).
+- ``trim``: ``malloc_trim(0)`` after every window (as ``assistant.memory`` does for the ingest).
 
     python bench/chroma_rss.py --papers 3000 --variant plain
 """

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from assistant.embedding import Embedder
+from assistant.memory import release_free_memory
 from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
 from .chunking import Chunker
-from .memory import release_free_memory
 from .names import derive_title
 from .parse import parse_file, discover
 from .records import Record, Skipped

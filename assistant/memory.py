@@ -1,4 +1,4 @@
-"""Give freed heap memory back to the system between ingest windows (glibc only; a no-op elsewhere).
+"""Give freed heap memory back to the system (glibc only; a no-op elsewhere): between ingest windows and BM25 batches.
 
 Why this exists: Chroma's embedded client (Rust, with hnswlib in C++) grows its vector index by
 allocating a larger block and freeing the old one, and every window frees the previous window's
