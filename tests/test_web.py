@@ -428,6 +428,10 @@ def test_api_filters_through_gradio_client(filter_server, tmp_path):
         client.predict(QUESTION, 5, "colour=red", api_name="/search")
     with pytest.raises(Exception, match=re.escape("year='last' is not a year.")):
         client.predict(QUESTION, 5, "none", "", "year=last", api_name="/chat")
+    with pytest.raises(Exception, match=re.escape("is not a number of papers. Pass a whole number from 1 to 100")):
+        client.predict(QUESTION, f"file={REVIEWED}", api_name="/search")  # a filter passed where k goes
+    with pytest.raises(Exception, match=re.escape("k=0 is not a number of papers")):
+        client.predict(QUESTION, 0, "none", "", "", api_name="/chat")
 
 
 def test_filter_input_is_checked_and_errors_end_the_turn(web_assistant):

@@ -54,6 +54,7 @@ MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
 API_CONVERSATIONS = 1000  # API conversations remembered at once
 UPLOAD_TYPES = (".txt", ".jsonl", ".csv")
 K_MAX = 10
+SEARCH_K_MAX = 100  # the API's /search may list more papers than an answer cites
 ALL_FILES = "All files"
 EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", "benchmarks for legal reasoning",
             "which papers make LLM agents better at information seeking?")
@@ -245,6 +246,22 @@ class WebApp:
             return max(1, min(K_MAX, int(k)))
         except (TypeError, ValueError):
             return min(K_MAX, self.assistant.settings.k)
+
+    def _api_k(self, k: Any, most: int) -> int:
+        """``k`` from an API caller: unset means the setting; anything else must be a whole number."""
+        if k in (None, ""):
+            return min(most, self.assistant.settings.k)
+        if isinstance(k, float) and k.is_integer():  # JSON clients (MCP) may send 5.0
+            k = int(k)
+        try:
+            value = int(str(k).strip()) if not isinstance(k, (bool, float)) else None
+        except ValueError:
+            value = None
+        if value is None or not 1 <= value <= most:
+            raise gr.Error(html.escape(f"k={k!r} is not a number of papers. Pass a whole number from 1 to {most} "
+                                       "(or leave it out for the default); filters go in the argument after it, "
+                                       "`where`.", quote=False), print_exception=False)
+        return value
 
     def _llm(self, llm: Any) -> str:
         return llm if llm in LLM_CHOICES else self.assistant.settings.llm
@@ -440,7 +457,7 @@ class WebApp:
         try:
             clause = where_clause(parse_filters(where))
             stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
-                                           k=self._k(k if k else self.assistant.settings.k), where=clause)
+                                           k=self._api_k(k, K_MAX), where=clause)
             for _ in stream:
                 pass
         except AssistantError as exc:
@@ -451,7 +468,7 @@ class WebApp:
     def api_search(self, query: str, k: Any = None, where: Any = None) -> list[dict]:
         try:
             clause = where_clause(parse_filters(where))
-            hits = self.assistant.search(query, k=max(1, min(100, int(k or self.assistant.settings.k))), where=clause)
+            hits = self.assistant.search(query, k=self._api_k(k, SEARCH_K_MAX), where=clause)
         except AssistantError as exc:
             raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
         return [api_hit(h) for h in hits]
