@@ -14,8 +14,12 @@ FACETS = ("file", "year", "venue", "decision", "keyword")  # the fields a front 
 
 def build_where(pairs: Iterable[str] = (), sources: Iterable[str] = (), **fields: Any) -> dict | None:
     """``build_where(["year=2026"], ["a.txt"])`` -> ``{"$and": [{"year": 2026}, {"files": {"$contains": "a.txt"}}]}``."""
+    return where_for([_split(p) for p in pairs] + [("file", s) for s in sources] + [(k, v) for k, v in fields.items() if v])
+
+
+def where_for(items: Iterable[tuple[str, Any]]) -> dict | None:
+    """``(field, value)`` pairs as a where clause: a field's values are alternatives, every field must hold."""
     clauses: list[dict] = []
-    items = [_split(p) for p in pairs] + [("file", s) for s in sources] + [(k, v) for k, v in fields.items() if v]
     by_field: dict[str, list[Any]] = {}
     for name, value in items:
         key = FIELDS.get(name.lower())

@@ -83,6 +83,28 @@ class Segment:
             return cls(name, counts, z["ids"].tolist(), z["titles"].tolist())
 
 
+@dataclass
+class Scores:
+    """One query's BM25 scores over the live papers (as the index stood when they were computed)."""
+
+    ids: list[str]
+    row: dict[str, int]
+    values: np.ndarray
+
+    def top(self, n: int) -> list[tuple[str, float]]:
+        """The ``n`` best papers with a score above 0, best first."""
+        n = min(n, int(np.count_nonzero(self.values)))
+        if n <= 0:
+            return []
+        best = np.argpartition(-self.values, n - 1)[:n]
+        best = best[np.argsort(-self.values[best], kind="stable")]
+        return [(self.ids[i], float(self.values[i])) for i in best]
+
+    def of(self, paper_id: str) -> float:
+        row = self.row.get(paper_id)
+        return 0.0 if row is None else float(self.values[row])
+
+
 class LexicalIndex:
     def __init__(self, store: Store, folder: Path) -> None:
         self.store = store
@@ -272,25 +294,25 @@ class LexicalIndex:
     # -- querying ------------------------------------------------------------------
     def search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """The ``n`` best papers by BM25, as (paper id, score), score > 0; only ``allowed`` ones if given."""
+        return self.scores(query, allowed).top(n)
+
+    def scores(self, query: str, allowed: set[str] | None = None) -> "Scores":
+        """Every live paper's BM25 score for ``query`` (0 for papers outside ``allowed``), computed once
+        so a search can take the best ones and read its other candidates' scores from the same pass."""
         self.ensure_current()
         tokens = self.tokenize([query])
         terms = sorted({self._vocab[t] for t in (tokens[0] if tokens else []) if t in self._vocab})
-        if not terms or not self._ids:
-            return []
-        scores = np.zeros(len(self._ids), dtype=np.float32)
+        values = np.zeros(len(self._ids), dtype=np.float32)
         matrix = self._by_term
         for term in terms:
             rows = matrix.indices[matrix.indptr[term]:matrix.indptr[term + 1]]
             tf = matrix.data[matrix.indptr[term]:matrix.indptr[term + 1]]
-            scores[rows] += self._idf_of(term) * tf * (K1 + 1) / (tf + self._norm[rows])
+            values[rows] += self._idf_of(term) * tf * (K1 + 1) / (tf + self._norm[rows])
         if allowed is not None:
-            scores[~np.fromiter((pid in allowed for pid in self._ids), bool, len(self._ids))] = 0.0
-        n = min(n, int(np.count_nonzero(scores)))
-        if n <= 0:
-            return []
-        top = np.argpartition(-scores, n - 1)[:n]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(self._ids[i], float(scores[i])) for i in top]
+            keep = np.zeros(len(self._ids), dtype=bool)
+            keep[[self._row[pid] for pid in allowed if pid in self._row]] = True
+            values[~keep] = 0.0
+        return Scores(self._ids, self._row, values)
 
     def _idf_of(self, column: int | None) -> float:
         n = max(len(self._ids), 1)

@@ -114,26 +114,22 @@ class HybridSearcher:
             pid = meta["paper_id"]
             if pid not in found or score > found[pid].dense:
                 found[pid], spans[pid] = Candidate(pid, score, ""), meta
-        bm25_hits = self.lexical.search(query, CANDIDATE_LEXICAL, allowed=self._allowed(where))
+        bm25 = self.lexical.scores(query, allowed=self._allowed(where))
+        bm25_hits = bm25.top(CANDIDATE_LEXICAL)
         records = self.store.get_papers(list({*found, *(pid for pid, _ in bm25_hits)}))  # one read per search
         missing = [pid for pid, _ in bm25_hits if pid not in found and pid in records]
         for pid, (score, meta) in self._dense_for(missing, records, vector).items():
             found[pid], spans[pid] = Candidate(pid, score, ""), meta
-        for pid, score in bm25_hits:
-            if pid in found:
-                found[pid].bm25 = score
         ranked = [c for c in found.values() if c.id in records]  # no paper record: an interrupted ingest
         for c in ranked:
             c.meta, c.text = records[c.id]
             c.passage = self.store.passage(spans[c.id], c.text)
+            c.bm25 = bm25.of(c.id)
         shares = self.lexical.paper_coverage(query, [c.id for c in ranked])
         unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
         shares.update(self.lexical.coverage(query, unindexed) if unindexed else {})
         for c in ranked:
             c.lexical = shares.get(c.id, 0.0)
-        unscored = {c.id for c in ranked if c.bm25 == 0.0}  # dense found them, BM25's top did not hold them
-        for pid, score in self.lexical.search(query, len(unscored), allowed=unscored) if unscored else []:
-            found[pid].bm25 = score
         return fuse_order(ranked)
 
     def _gated(self, query: str, min_score: float, relative_score: float, where) -> list[Candidate]:

@@ -36,6 +36,8 @@ PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see 
 PAGE = 2000
 FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"
+REBUILD = ("Re-ingest with `assistant ingest --rebuild PATH ...`, naming the files or folders you loaded "
+           "(without PATH it loads the bundled abstracts)")
 
 
 @dataclass(frozen=True)
@@ -173,18 +175,17 @@ class Store:
                 f"The store '{self.settings.collection}' was built with the embedding model "
                 f"{found.get('embed_model')!r} ({found.get('embed_dim')} dims), but this run uses {spec.embed_model!r} "
                 f"({spec.dimension} dims); their vectors cannot be mixed.",
-                "Re-ingest with `assistant ingest --rebuild`, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
+                f"{REBUILD}, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
         if found.get("schema", 1) != SCHEMA:
             raise ModelMismatchError(
                 f"The store '{self.settings.collection}' was written by an earlier version of the assistant "
                 f"(store schema {found.get('schema', 1)}; this version reads and writes schema {SCHEMA}).",
-                "Re-ingest with `assistant ingest --rebuild` (your source files are read again), "
-                "or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
+                f"{REBUILD}, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
         if (found.get("chunk_tokens"), found.get("chunk_overlap")) != (spec.chunk_tokens, spec.chunk_overlap):
             raise ModelMismatchError(
                 f"The store '{self.settings.collection}' was chunked at {found.get('chunk_tokens')}/{found.get('chunk_overlap')} "
                 f"word pieces, but the settings ask for {spec.chunk_tokens}/{spec.chunk_overlap}.",
-                "Re-ingest with `assistant ingest --rebuild`, or set ASSISTANT_CHUNK_TOKENS/ASSISTANT_CHUNK_OVERLAP back.")
+                f"{REBUILD}, or set ASSISTANT_CHUNK_TOKENS/ASSISTANT_CHUNK_OVERLAP back.")
 
     def drop(self) -> None:
         for name in (self.chunk_name, self.paper_name):

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench.memprofile import malloc_in_use_mb, status_mb  # noqa: E402
+from bench.memprofile import malloc_in_use_mb  # noqa: E402
+from bench.procs import status_mb  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -42,21 +42,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import chroma_server, status_kb  # noqa: E402
+from bench.procs import chroma_server, status_mb  # noqa: E402
 
 
 # -- the workers (each in its own process) ------------------------------------------------
 def _cpu() -> float:
     t = os.times()
     return t.user + t.system
-
-
-def _hwm_mb() -> float:
-    """Peak resident set of this process so far (VmHWM), MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def work_ours(corpus: Path, home: Path, backend: str, chroma_url: str | None = None) -> dict:
@@ -66,12 +58,12 @@ def work_ours(corpus: Path, home: Path, backend: str, chroma_url: str | None = N
     settings = Settings.from_env(env={}, home=home, llm="none", chroma_url=chroma_url)
     assistant = Assistant(settings, embedder=Embedder(backend=backend))
     assistant.embedder.embed(["warm up the encoder"])
-    marks = {"model_loaded_mb": _hwm_mb()}
+    marks = {"model_loaded_mb": status_mb("VmHWM")}
     lexical = assistant.lexical
     build = lexical.ensure_current
 
     def ensure_current():  # Assistant.ingest calls this once, after the pipeline: split the peak in two
-        marks["pipeline_peak_mb"] = _hwm_mb()
+        marks["pipeline_peak_mb"] = status_mb("VmHWM")
         marks["pipeline_s"] = time.perf_counter() - started
         build()
 
@@ -207,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
                 if server:
                     with chroma_server(Path(tmp) / "server", Path(tmp) / "chroma.log") as (url, pid):
                         result = run_child(child + ["--chroma-url", url])
-                        result["server_peak_mb"] = status_kb(pid, "VmHWM") / 1024
+                        result["server_peak_mb"] = status_mb("VmHWM", pid)
                 else:
                     result = run_child(child)
             result.update(size=size, contender=label)

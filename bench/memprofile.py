@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import status_mb  # noqa: E402
+
 
 def malloc_in_use_mb() -> float:
     """Bytes glibc's malloc has handed out and not had back (NaN where there is no mallinfo2)."""
@@ -33,13 +35,6 @@ def malloc_in_use_mb() -> float:
     mallinfo2.restype = Info
     info = mallinfo2()
     return (info.uordblks + info.hblkhd) / 2**20
-
-
-def status_mb(field: str) -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def main(argv: list[str] | None = None) -> None:

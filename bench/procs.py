@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import Iterator
 
 
-def status_kb(pid: int, field: str) -> int:
-    """A ``/proc/PID/status`` figure in KiB (VmHWM: peak resident set, VmRSS: current); 0 if gone."""
+def status_mb(field: str, pid: int | str = "self") -> float:
+    """A ``/proc/PID/status`` figure in MB (VmHWM: peak resident set, VmRSS: current); 0 if gone."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith(field + ":"):
-                return int(line.split()[1])
+                return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return 0
+    return 0.0
 
 
 def stop_group(proc: subprocess.Popen, grace: float = 20.0) -> None:

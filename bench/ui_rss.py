@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import free_port, status_kb, stop_group  # noqa: E402
+from bench.procs import free_port, status_mb, stop_group  # noqa: E402
 
 ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
 
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> None:
             time.sleep(1.0)
             pids = [proc.pid] + descendants(proc.pid)
             rows = [{"pid": pid, "cmd": Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:80],
-                     "VmHWM_mb": status_kb(pid, "VmHWM") / 1024, "VmRSS_mb": status_kb(pid, "VmRSS") / 1024}
+                     "VmHWM_mb": status_mb("VmHWM", pid), "VmRSS_mb": status_mb("VmRSS", pid)}
                     for pid in pids if Path(f"/proc/{pid}").exists()]
         finally:
             stop_group(proc)

@@ -77,7 +77,7 @@ def cli(home, chroma_url):
 @cli.command(context_settings=CONTEXT)
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object with the counts and what was skipped")
-@click.option("--rebuild", is_flag=True, help="drop the store and embed everything again (after changing model or chunking)")
+@click.option("--rebuild", is_flag=True, help="drop the store, then ingest PATHS (default: the bundled abstracts) from scratch; after a change of model, chunking or version")
 @click.pass_context
 @fail_cleanly
 def ingest(ctx, paths, as_json, rebuild):

@@ -41,7 +41,7 @@ from typing import Any, Callable  # noqa: E402
 import gradio as gr  # noqa: E402
 
 from assistant.errors import AssistantError, ConfigError, InputError, StoreError  # noqa: E402
-from assistant.filters import FACETS, FIELDS, build_where  # noqa: E402
+from assistant.filters import FACETS, FIELDS, where_for  # noqa: E402
 from assistant.settings import LLM_CHOICES  # noqa: E402
 
 from . import web_render as render  # noqa: E402
@@ -136,7 +136,7 @@ def dropdown_filters(values: Any) -> dict[str, list[str]]:
 def where_clause(chosen: dict[str, list[str]]) -> dict | None:
     """``{field: [values]}`` as a Chroma where clause: any of a field's values, every field."""
     try:
-        return build_where([f"{facet}={value}" for facet, values in chosen.items() for value in values])
+        return where_for((facet, value) for facet, values in chosen.items() for value in values)
     except InputError as exc:
         raise InputError(exc.message, WHERE_HINT) from None
 
