@@ -101,8 +101,8 @@ def instrument(assistant, clock: Clock, detail: dict | None = None) -> None:
     store._chunks = TimedCollection(store._chunks, clock, "chunks", detail)
     store._papers = TimedCollection(store._papers, clock, "papers", detail)
     embedder.embed = clock.wrap("embedding", embedder.embed)
-    lexical.search = clock.wrap("bm25", lexical.search)
-    lexical.coverage = clock.wrap("bm25", lexical.coverage)
+    for name in ("scores", "paper_coverage", "coverage"):  # ``search`` goes through ``scores``
+        setattr(lexical, name, clock.wrap("bm25", getattr(lexical, name)))
 
 
 def dense_search(assistant, query: str, k: int):
