@@ -151,10 +151,11 @@ def derive_title(text: str) -> str:
 def _claim(plain: str) -> str:
     sentences = _SENTENCE.split(plain)
     for sentence in sentences:
-        match = re.search(r"\b(?:we|this (?:paper|work))\s+(?:(?:show|find|prove|demonstrate|propose|present|introduce)s?"
+        match = re.search(r"\b(?:we|this (?:paper|work))\s+(?:(?:start|begin) by\s+|first\s+)?"
+                          r"(?:(?:show|find|prove|demonstrate|propose|present|introduce|develop)s?|developing"
                           r"|(?:\w+ly\s+)?(?:study|studies|analy[sz]es?|investigates?))\s+(?:that\s+)?(.+)",
                           sentence, re.IGNORECASE)
-        if match and not re.match(r"(?:\S+\s+){0,3}(?:this|these|those|such|it|they)\b", match.group(1), re.IGNORECASE):
-            phrase = match.group(1)  # (a phrase pointing back, "mitigation of these shortcomings", needs context)
-            return _shorten(phrase[0].upper() + phrase[1:])
+        shown = _shorten(match.group(1)) if match else ""
+        if match and not re.search(r"\b(?:this|these|those|such|it|they)\b", shown, re.IGNORECASE):
+            return shown[0].upper() + shown[1:]  # (a phrase pointing back, "calibrate these functions", needs context)
     return _shorten(sentences[0] if sentences else plain)

@@ -104,6 +104,8 @@ def test_derived_titles_name_what_the_paper_introduces(fragment, name):
     ("we propose **Parallel-R1**", "Parallel-R1: the first reinforcement learning framework"),  # past "(RL)"
     ("Set Supervised Fine-Tuning", "SSFT: Set Supervised Fine-Tuning"),  # "Fine-Tuning" is no name
     ("we closely examine three prevalent failure modes", "Why LLMs perform sub-optimally in decision-making"),
+    # no name: the first claim that stands alone ("we start by developing"), not a later one pointing back
+    ("weighted aggregation of responses", "A theoretical framework for optimally combining signals"),
 ])
 def test_derived_titles_read_like_titles(fragment, title):
     text = next(r.text for r in parse_paths([BUNDLED]).records if fragment in r.text)
@@ -115,3 +117,9 @@ def test_title_without_a_name_is_a_short_phrase():
                          "We train many of them and report the results in detail across settings.")
     assert title.startswith("Small models can learn long division")
     assert len(title.split()) <= 11
+
+
+def test_title_skips_a_claim_that_points_back():
+    title = derive_title("Sparse models are hard to train. We propose a schedule that calibrates these gates per layer. "
+                         "We show that gradient noise sets the best sparsity of a layer.")
+    assert title.startswith("Gradient noise sets the best sparsity")
