@@ -154,7 +154,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backends", default="onnx-int8", help="encoder runtimes for our pipeline, e.g. torch,onnx,onnx-int8")
     parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "bench", help="where corpora are generated")
     parser.add_argument("--keep-home", type=Path, default=None,
-                        help="keep the store of our largest run (first backend) here, for bench/search.py")
+                        help="keep the store of our largest run (first backend) here, for bench/search.py "
+                             "(with --chroma-server: the server's data too, in DIR/chroma-server)")
     parser.add_argument("--json", action="store_true", help="also print every result as one JSON line")
     parser.add_argument("--worker", choices=("ours", "baseline"), help=argparse.SUPPRESS)
     parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
@@ -197,9 +198,13 @@ def main(argv: list[str] | None = None) -> None:
                             f"{earlier[-1]['per_s']:.1f}/s)" if earlier else "")
                 print(f"  running {label} on {size:,} abstracts{estimate} ...", flush=True)
                 if server:
-                    with chroma_server(Path(tmp) / "server", Path(tmp) / "chroma.log") as (url, pid):
+                    data = home / "chroma-server"  # kept with the BM25 index under --keep-home
+                    with chroma_server(data, Path(tmp) / "chroma.log") as (url, pid):
                         result = run_child(child + ["--chroma-url", url])
                         result["server_peak_mb"] = status_mb("VmHWM", pid)
+                    if keep:
+                        print(f"  kept: serve it with `chroma run --path {data}` and set ASSISTANT_HOME={keep} "
+                              f"ASSISTANT_CHROMA_URL=http://HOST:PORT", flush=True)
                 else:
                     result = run_child(child)
             result.update(size=size, contender=label)
