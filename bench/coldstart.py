@@ -35,13 +35,15 @@ COMMANDS = {
 def first_line(argv: list[str], env: dict) -> tuple[float, float, str]:
     """(seconds to the first stdout line, seconds to exit, that line)."""
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=ROOT, text=True)
-    line = proc.stdout.readline()
-    first = time.perf_counter() - started
-    proc.stdout.read()
-    proc.wait()
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"{' '.join(argv)} exited with {proc.returncode}")
+    with tempfile.TemporaryFile("w+") as errors:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env, cwd=ROOT, text=True)
+        line = proc.stdout.readline()
+        first = time.perf_counter() - started
+        proc.stdout.read()
+        proc.wait()
+        if proc.returncode != 0 or not line.strip():  # an error message is no cold start
+            errors.seek(0)
+            raise SystemExit(f"{' '.join(argv)} exited with {proc.returncode} and no output:\n{errors.read()[-1500:]}")
     return first, time.perf_counter() - started, line.strip()
 
 
@@ -62,17 +64,18 @@ def slowest_imports(args: list[str], env: dict, top: int = 12) -> list[tuple[flo
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--backends", default="torch,onnx", help="encoder runtimes (ASSISTANT_EMBED_BACKEND)")
+    parser.add_argument("--backends", default="onnx-int8,torch", help="encoder runtimes (ASSISTANT_EMBED_BACKEND)")
     parser.add_argument("--importtime", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
     results = []
-    with tempfile.TemporaryDirectory(prefix="bench-cold-") as home:
-        base_env = {**os.environ, "ASSISTANT_HOME": home, "ASSISTANT_LLM": "none", "HF_HUB_OFFLINE": "1"}
-        subprocess.run([str(ASSISTANT), "ingest"], env=base_env, cwd=ROOT, check=True, capture_output=True)
+    with tempfile.TemporaryDirectory(prefix="bench-cold-") as scratch:
         for backend in args.backends.split(","):
-            env = {**base_env, "ASSISTANT_EMBED_BACKEND": backend}
+            # one store per runtime: a store answers only the encoder that built it
+            env = {**os.environ, "ASSISTANT_HOME": str(Path(scratch) / backend), "ASSISTANT_LLM": "none",
+                   "HF_HUB_OFFLINE": "1", "ASSISTANT_EMBED_BACKEND": backend}
+            subprocess.run([str(ASSISTANT), "ingest"], env=env, cwd=ROOT, check=True, capture_output=True)
             first_line([str(ASSISTANT), *COMMANDS["search"]], env)  # page cache warm, any ONNX export done
             for name, command in COMMANDS.items():
                 if name == "--help" and backend != args.backends.split(",")[0]:
@@ -84,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
                        "first_line_median_s": statistics.median(firsts), "first_line_best_s": min(firsts),
                        "exit_median_s": statistics.median(exits), "line": runs[0][2][:60]}
                 results.append(row)
-                print(f"{name:<16} {row['backend']:<6} first line {row['first_line_median_s']:6.2f}s median "
+                print(f"{name:<16} {row['backend']:<9} first line {row['first_line_median_s']:6.2f}s median "
                       f"({row['first_line_best_s']:.2f}s best), exit {row['exit_median_s']:6.2f}s   {row['line']!r}", flush=True)
                 if args.importtime:
                     slow = slowest_imports(command, env)
