@@ -651,6 +651,8 @@ def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, c
             return []
 
     class Demo:
+        web_app = type("App", (), {"warm": staticmethod(lambda: calls.setdefault("library", True))})()
+
         def block_thread(self):
             calls["blocked"] = True
 
@@ -662,8 +664,29 @@ def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, c
     web.serve(Stub(), host="127.0.0.1", port=7860, mcp=False, ingest_if_empty=True)
     out = capsys.readouterr().out
     assert calls["ingest"] is None and calls["warm"] and calls["blocked"] and calls["closed"]
+    assert calls["library"]  # the library and filter values are read before a page asks for them
     assert calls["launch"]["host"] == "127.0.0.1" and calls["launch"]["port"] == 7860 and calls["launch"]["mcp"] is False
     assert "loading the bundled" in out and "http://127.0.0.1:7860/" in out
+
+
+def test_warm_app_serves_the_first_page_load_from_memory(corpus_home, embedder, tmp_path, monkeypatch):
+    """`assistant ui` warms the library and the filter values at start (each reads every paper
+    record: seconds at conference scale), so the first page load does not read the store again."""
+    from ui.web import FACETS, build_app
+
+    assistant = _private_assistant(corpus_home, embedder, tmp_path / "home")
+    app = build_app(assistant).web_app
+    app.warm()
+
+    def no_second_read(*args, **kwargs):
+        raise AssertionError("the store was read again")
+
+    monkeypatch.setattr(assistant, "papers", no_second_read)
+    monkeypatch.setattr(assistant, "facets", no_second_read)
+    library, _files, header = app.library_refresh("", None, force=False)
+    assert "49 papers" in library and "49 papers from 3 files" in header
+    *boxes, _label = app.filters_view(*[[] for _ in FACETS])
+    assert any(box.get("visible") and box.get("choices") for box in boxes)  # the file facet at least
 
 
 def test_mcp_without_the_extra_is_a_clear_error(monkeypatch):
