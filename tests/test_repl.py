@@ -121,3 +121,14 @@ def test_a_bad_filter_flag_is_refused_before_the_chat_starts(corpus_home):
     result = run_cli("chat", "--where", "colour=blue", home=corpus_home)
     assert result.returncode != 0 and "Unknown filter field 'colour'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("quiet_env, styled", [({"TERM": "xterm"}, True), ({"TERM": "xterm", "NO_COLOR": "1"}, False),
+                                               ({"TERM": "dumb"}, False)])
+def test_terminal_styles_follow_no_color_and_dumb_terminals(corpus_home, quiet_env, styled):
+    """On a terminal, titles are bold; NO_COLOR (no-color.org) or TERM=dumb turns every style off."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")}
+    env.update(quiet_env, ASSISTANT_HOME=str(corpus_home), ASSISTANT_LLM="none")
+    out = pexpect.run(f"{ASSISTANT} search 'tell me about PoLR'", env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+    assert "PoLR" in out
+    assert ("\x1b[" in out) is styled

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from functools import wraps
 from pathlib import Path
@@ -72,6 +73,8 @@ def cli(home, chroma_url):
       assistant chat                         # terminal chat
       assistant ui                           # browser chat on http://127.0.0.1:7860
     """
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":  # https://no-color.org
+        click.get_current_context().color = False  # subcommands' contexts inherit it
 
 
 @cli.command(context_settings=CONTEXT)
