@@ -53,18 +53,42 @@ _WORD = re.compile(r"[\w\-]+")
 def topics(query: str) -> list[str]:
     """'papers on Lean or on robots' -> ['papers on Lean', 'robots']; most questions are one topic.
 
-    Splits where a conjunction starts a new prepositional topic ("or on", "and about"), or at
-    "or" between short topics after a frame ("papers on Lean or robots"); "in English and
-    German" and long phrases stay whole.
+    Splits where a conjunction starts a new prepositional topic ("or on", "and about"), at
+    "or" between short topics after a frame ("papers on Lean or robots"), and at the commas of
+    a list of short topics ("papers on Lean, robots, and audio"; "Lean proofs, robot
+    manipulation or federated learning"); "in English and German", "vision and language" and
+    long phrases stay whole.
     """
     parts = [p for p in _TOPIC_SPLIT.split(query) if p.strip()]
     if len(parts) == 1:
         body = focus(query)
-        if body != query.strip() and re.search(r"\bor\b", body):
+        framed = body != query.strip()
+        if framed and re.search(r"\bor\b", body) and "," not in body:
             pieces = [p.strip(" ,?") for p in re.split(r"\bor\b", body)]
             if all(1 <= len(_WORD.findall(p)) <= 3 for p in pieces):
                 parts = pieces
+        else:
+            parts = _listed(body, longest=4 if framed else 3) or parts
     return parts if len(parts) > 1 else [query]
+
+
+def _listed(body: str, longest: int) -> list[str] | None:
+    """The items of 'A, B and C' / 'A, B, or C' when there are three or more, each of at most
+    ``longest`` words; None for anything else (one comma without a conjunction is no list)."""
+    pieces = [p.strip(" ?.") for p in body.split(",")]
+    if len(pieces) < 2:
+        return None
+    oxford = re.match(r"(?:and|or)\s+(.+)$", pieces[-1], re.IGNORECASE)
+    if oxford:
+        pieces[-1] = oxford.group(1)
+    else:
+        pair = re.match(r"(.+?)\s+(?:and|or)\s+(.+)$", pieces[-1], re.IGNORECASE)
+        if not pair:
+            return None
+        pieces[-1:] = [pair.group(1), pair.group(2)]
+    if len(pieces) >= 3 and all(1 <= len(_WORD.findall(p)) <= longest for p in pieces):
+        return pieces
+    return None
 
 
 @dataclass

@@ -66,6 +66,9 @@ def test_several_topics_each_get_their_papers(corpus):
     titles = [h.title for h in corpus.search("papers on Lean or on robots", k=6)]
     assert any(t.startswith("ProofOptimizer") for t in titles)
     assert any(t.startswith(("WorldGym", "VLBiMan")) for t in titles)
+    listed = [h.title for h in corpus.search("papers on Lean, robots, and audio", k=6)]
+    assert [any(t.startswith(names) for t in listed) for names in ("ProofOptimizer", ("WorldGym", "VLBiMan"), "Echo")] \
+        == [True, True, True]
 
 
 @pytest.mark.parametrize("query, parts", [
@@ -73,6 +76,12 @@ def test_several_topics_each_get_their_papers(corpus):
     ("papers on Lean or robots", ["Lean", "robots"]),
     ("legal reasoning benchmark in English and German", None),
     ("papers on test-time scaling of LLM reasoning with verifiers or reward models", None),
+    ("papers on Lean, robots, and audio", ["Lean", "robots", "audio"]),  # a list, Oxford comma
+    ("Lean proofs, robot manipulation or federated learning", ["Lean proofs", "robot manipulation", "federated learning"]),
+    ("which papers study audio, video and law exams?", ["study audio", "video", "law exams"]),
+    ("papers about vision and language", None),
+    ("In RL, which methods explore better?", None),  # one comma and no list
+    ("methods that are fast, cheap, and accurate", None),  # an item too long for an unframed list
 ])
 def test_topic_splitting(query, parts):
     from assistant.search import topics
