@@ -38,6 +38,7 @@ import numpy as np
 from scipy import sparse
 
 from .memory import release_free_memory
+from .spelling import NameSpeller
 from .store import Store
 
 FORMAT = 2
@@ -120,6 +121,7 @@ class LexicalIndex:
         self._by_term: sparse.csc_matrix | None = None
         self._norm = np.zeros(0, dtype=np.float32)
         self._df = np.zeros(0, dtype=np.int64)
+        self._speller = NameSpeller([])
 
     # -- tokens --------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[str]]:
@@ -283,7 +285,8 @@ class LexicalIndex:
         return matrix, ids, titles
 
     def _merge_live(self) -> None:
-        matrix, self._ids, _ = self._live_rows()
+        matrix, self._ids, titles = self._live_rows()
+        self._speller = NameSpeller(titles, self._ids)
         self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()
         lengths = np.asarray(matrix.sum(axis=1)).ravel()
@@ -292,6 +295,16 @@ class LexicalIndex:
         self._df = np.diff(self._by_term.indptr)
 
     # -- querying ------------------------------------------------------------------
+    def respell(self, query: str) -> str:
+        """The query with papers' names written as their titles write them ('LaserD' -> 'LASER-D')."""
+        self.ensure_current()
+        return self._speller.respell(query)
+
+    def named(self, query: str) -> list[str]:
+        """The papers whose names the query contains ('tell me about PoLR'), in the order it names them."""
+        self.ensure_current()
+        return self._speller.named(query)
+
     def search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """The ``n`` best papers by BM25, as (paper id, score), score > 0; only ``allowed`` ones if given."""
         return self.scores(query, allowed).top(n)

@@ -7,6 +7,9 @@ Each candidate then gets two absolute signals, so the relevance gate means the s
 - ``dense``: cosine similarity of the query to the paper's best chunk;
 - ``lexical``: IDF-weighted share of the query's terms found in the paper.
 
+A paper whose name the query contains ("tell me about PoLR", typed "polr" or "Po-LR" too) is
+relevant whatever its scores and comes first (``assistant.spelling``).
+
 ``relevance = dense + LEXICAL_WEIGHT * lexical``. A paper is relevant when its relevance
 is at least ``min_score`` and at least ``relative_score`` times the best paper's. Papers
 are ordered by reciprocal-rank fusion of their dense and BM25 ranks (ordering only; the
@@ -100,6 +103,7 @@ class Candidate:
     bm25: float = 0.0
     meta: dict = field(default_factory=dict)
     text: str = ""
+    named: bool = False  # the query names this paper ("tell me about PoLR")
 
     @property
     def relevance(self) -> float:
@@ -130,7 +134,7 @@ class HybridSearcher:
     def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """Every candidate with its signals and paper record, in fused order (no gate, no cap)."""
         self.store.follow_other_writers()
-        query = focus(query)
+        query = self.lexical.respell(focus(query))
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
         spans: dict[str, dict] = {}  # each paper's best chunk, made into a passage once its record is read
@@ -138,10 +142,13 @@ class HybridSearcher:
             pid = meta["paper_id"]
             if pid not in found or score > found[pid].dense:
                 found[pid], spans[pid] = Candidate(pid, score, ""), meta
-        bm25 = self.lexical.scores(query, allowed=self._allowed(where))
-        bm25_hits = bm25.top(CANDIDATE_LEXICAL)
-        records = self.store.get_papers(list({*found, *(pid for pid, _ in bm25_hits)}))  # one read per search
-        missing = [pid for pid, _ in bm25_hits if pid not in found and pid in records]
+        allowed = self._allowed(where)
+        bm25 = self.lexical.scores(query, allowed=allowed)
+        proposed = [pid for pid, _ in bm25.top(CANDIDATE_LEXICAL)]
+        named = [pid for pid in self.lexical.named(query) if allowed is None or pid in allowed]
+        proposed += [pid for pid in named if pid not in proposed]
+        records = self.store.get_papers(list({*found, *proposed}))  # one read per search
+        missing = [pid for pid in proposed if pid not in found and pid in records]
         for pid, (score, meta) in self._dense_for(missing, records, vector).items():
             found[pid], spans[pid] = Candidate(pid, score, ""), meta
         ranked = [c for c in found.values() if c.id in records]  # no paper record: an interrupted ingest
@@ -149,17 +156,23 @@ class HybridSearcher:
             c.meta, c.text = records[c.id]
             c.passage = self.store.passage(spans[c.id], c.text)
             c.bm25 = bm25.of(c.id)
+            c.named = c.id in named
         shares = self.lexical.paper_coverage(query, [c.id for c in ranked])
         unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
         shares.update(self.lexical.coverage(query, unindexed) if unindexed else {})
         for c in ranked:
             c.lexical = shares.get(c.id, 0.0)
-        return fuse_order(ranked)
+        ranked = fuse_order(ranked)
+        first = sorted((c for c in ranked if c.named), key=lambda c: named.index(c.id))  # in the order named
+        return first + [c for c in ranked if not c.named]
 
     def _gated(self, query: str, min_score: float, relative_score: float, where) -> list[Candidate]:
+        """The relevant candidates: a paper the query names, whatever its scores (a coined name means
+        little to the encoder: 'Rosix-4870' is 0.21 from its own abstract), and the papers whose relevance
+        clears the floor and is within ``relative_score`` of the best."""
         ranked = self.candidates(query, where=where)
         floor = max(min_score, relative_score * max(c.relevance for c in ranked)) if ranked else min_score
-        return [c for c in ranked if c.relevance >= floor]
+        return [c for c in ranked if c.named or c.relevance >= floor]
 
     def _allowed(self, where: dict[str, Any] | None) -> set[str] | None:
         """The papers a filter lets through, for BM25 (which holds no metadata); None: all of them.

@@ -32,6 +32,52 @@ def test_names_find_their_paper_first(corpus, question):
     assert corpus.search(question, k=3)[0].title.lower().startswith(name)
 
 
+@pytest.mark.parametrize("question, title", [("what is LaserD", "LASER-D"), ("explain THINK MERGE", "THINKMERGE"),
+                                             ("what is Think-Merge?", "THINKMERGE"), ("deep eyes", "DeepEyes"),
+                                             ("web shaper data synthesis", "WebShaper"), ("Parallel R1", "Parallel-R1")])
+def test_names_typed_another_way_find_their_paper(corpus, question, title):
+    hits = corpus.search(question, k=3)
+    assert hits and hits[0].title.startswith(title + ":")
+
+
+def test_name_speller_rewrites_only_other_spellings():
+    from assistant.spelling import NameSpeller, title_name
+
+    speller = NameSpeller(["LASER-D: Dynamic and Difficulty-aware", "Echo: a LALM capable of ...", "ECA: Extrapolative ...",
+                           "Why LLMs perform sub-optimally in decision-making scenarios.", "EmotionThinker"])
+    assert speller.respell("is LaserD better than laser d?") == "is LASER-D better than LASER-D?"
+    assert speller.respell("emotion thinker for speech") == "EmotionThinker for speech"
+    assert speller.respell("echo chambers and eca") == "echo chambers and eca"  # case only, or too short
+    assert speller.respell("why LLMs perform sub-optimally") == "why LLMs perform sub-optimally"  # a phrase is no name
+    assert title_name("PoLR: Path of Least Resistance") == "PoLR" and title_name("A theoretical framework for ...") is None
+
+
+def test_name_speller_finds_coined_names_only():
+    from assistant.spelling import NameSpeller
+
+    speller = NameSpeller(["Rosix-4870: Adaptive Reasoning Sampling", "GRACE: Generative ...", "Echo: a LALM ...",
+                           "PoLR: Path of Least Resistance", "Why LLMs perform sub-optimally."], ["r", "g", "e", "p", "w"])
+    assert speller.named("what is rosix 4870, and how does it compare with polr?") == ["r", "p"]
+    assert speller.named("compare PoLR with GRACE") == ["p", "g"]
+    assert speller.named("grace under pressure; echo chambers; Echo") == []  # words, not names
+
+
+def test_a_named_paper_is_found_even_when_the_encoder_misses_it(make_assistant, tmp_path):
+    """A coined name means little to the encoder; naming the paper finds it at any corpus size."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "named.txt").write_text(
+        "header\n\nWe introduce QorVintax-4417 (Sparse Relay Calibration), a method for graph coloring that "
+        "assigns colors by propagating constraints along sparse relays between distant vertices.\n\n"
+        "We study how migrating birds navigate at night by sensing the geomagnetic field of the earth.\n")
+    assistant = make_assistant(tmp_path / "home")
+    assistant.ingest([folder])
+    for question in ("tell me about QorVintax-4417", "what is qorvintax 4417?"):
+        hits = assistant.search(question, k=5)
+        assert hits and hits[0].title.startswith("QorVintax-4417"), question
+        assert hits[0].score < assistant.settings.min_score  # the gate alone would have dropped it
+
+
 def test_unanswerable_questions_return_nothing(corpus, dev_set):
     for row in dev_set:
         if not row["relevant"]:

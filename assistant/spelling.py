@@ -1,0 +1,90 @@
+"""Papers' names as people type them: 'LaserD', 'laser d' or 'THINK MERGE' for LASER-D and THINKMERGE.
+
+BM25 splits 'LASER-D' into 'laser' (and drops 'd') and keeps 'LaserD' as one unknown term, so a
+name typed without its hyphen, with a space inside, or run together finds nothing. Titles lead
+with the name of what a paper introduces ('PoLR: Path of Least Resistance'), so the names are
+read off the titles, and a query that spells one of them otherwise is rewritten to the title's
+spelling before it is searched. Spellings that differ only in case are left as typed: they
+search the same, and 'echo' in a question is as likely the word as the model called Echo.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Iterable
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+_WORD = re.compile(r"[\w][\w\-.]*")
+MIN_KEY = 4  # shorter names ('ECA', 'PER') are left to BM25 and the encoder
+MAX_SPAN = 3  # words a typed name may be split into ('think merge', 'parallel r 1')
+
+
+def name_key(text: str) -> str:
+    """'LASER-D', 'Laser D' and 'laserd' all give 'laserd'."""
+    return _NOT_ALNUM.sub("", text.lower())
+
+
+def title_name(title: str) -> str | None:
+    """The name a title leads with: 'PoLR' for 'PoLR: Path of Least Resistance', 'EmotionThinker' for
+    'EmotionThinker'; None for a title that is a phrase ('Why LLMs perform sub-optimally ...')."""
+    head = title.split(":", 1)[0].strip()
+    if not head or len(head.split()) > 2 or len(name_key(head)) < MIN_KEY:
+        return None
+    return head
+
+
+def distinctive(name: str) -> bool:
+    """A coined name, not a word: a digit or hyphen inside, or a capital after the first letter
+    ('Parallel-R1', 'PoLR', 'GDPval', 'CRISP'); 'Echo' could be the word echo."""
+    return any(ch.isdigit() or ch == "-" for ch in name) or any(ch.isupper() for ch in name[1:])
+
+
+class NameSpeller:
+    """Finds the store's paper names in a query, however they are typed, and writes them the titles' way."""
+
+    def __init__(self, titles: Iterable[str], ids: Iterable[str] = ()) -> None:
+        self.names: dict[str, str] = {}
+        self.papers: dict[str, list[str]] = {}
+        for title, pid in itertools.zip_longest(titles, ids):
+            name = title_name(title)
+            if name:
+                self.names.setdefault(name_key(name), name)
+                if pid is not None:
+                    self.papers.setdefault(name_key(name), []).append(pid)
+
+    def _found(self, query: str):
+        """(start, end, typed, name) of each name in the query, longest spans first, left to right."""
+        words = list(_WORD.finditer(query))
+        i = 0
+        while i < len(words):
+            for span in range(min(MAX_SPAN, len(words) - i), 0, -1):
+                typed = query[words[i].start():words[i + span - 1].end()].rstrip(".")
+                name = self.names.get(name_key(typed))
+                if name:
+                    yield words[i].start(), words[i].start() + len(typed), typed, name
+                    i += span
+                    break
+            else:
+                i += 1
+
+    def respell(self, query: str) -> str:
+        """'what is LaserD' -> 'what is LASER-D'; a query naming no paper comes back unchanged."""
+        pieces, last = [], 0
+        for start, end, typed, name in self._found(query):
+            if typed.lower() != name.lower():
+                pieces += [query[last:start], name]
+                last = end
+        return "".join(pieces) + query[last:]
+
+    def named(self, query: str) -> list[str]:
+        """The papers a query names, in the order it names them: only coined names count ('PoLR',
+        'LASER-D', 'rosix 4870'), and a name in capitals ('CRISP', 'GRACE') only when typed in capitals,
+        so a question using the word 'grace' or 'echo' names no paper."""
+        found: list[str] = []
+        for _start, _end, typed, name in self._found(query):
+            letters = name.replace("-", "")
+            if not distinctive(name) or (letters.isalpha() and letters.isupper() and typed != typed.upper()):
+                continue
+            found += [pid for pid in self.papers.get(name_key(name), []) if pid not in found]
+        return found
