@@ -65,19 +65,24 @@ def topics(query: str) -> list[str]:
     parts = [p for p in _TOPIC_SPLIT.split(query) if p.strip()]
     if len(parts) == 1:
         body = focus(query)
-        framed = body != query.strip()
-        if framed and re.search(r"\bor\b", body) and "," not in body:
+        if body != query.strip() and re.search(r"\bor\b", body) and "," not in body:
             pieces = [p.strip(" ,?") for p in re.split(r"\bor\b", body)]
             if all(1 <= len(_WORD.findall(p)) <= 3 for p in pieces):
                 parts = pieces
         else:
-            parts = _listed(body, longest=4 if framed else 3) or parts
+            parts = _listed(body) or parts
     return parts if len(parts) > 1 else [query]
 
 
-def _listed(body: str, longest: int) -> list[str] | None:
-    """The items of 'A, B and C' / 'A, B, or C' when there are three or more, each of at most
-    ``longest`` words; None for anything else (one comma without a conjunction is no list)."""
+# Words that make a phrase a clause rather than a list item: "the trade-offs between accuracy, latency
+# and memory in LLM serving" is one topic, not three.
+_NOT_AN_ITEM = re.compile(r"\b(?:the|a|an|between|in|of|for|with|on|to|by|from|at|that|which|is|are|how|what)\b",
+                          re.IGNORECASE)
+
+
+def _listed(body: str, longest: int = 3) -> list[str] | None:
+    """The items of 'A, B and C' / 'A, B, or C' when there are three or more, each a bare phrase of
+    at most ``longest`` words; None for anything else (one comma without a conjunction is no list)."""
     pieces = [p.strip(" ?.") for p in body.split(",")]
     if len(pieces) < 2:
         return None
@@ -89,7 +94,7 @@ def _listed(body: str, longest: int) -> list[str] | None:
         if not pair:
             return None
         pieces[-1:] = [pair.group(1), pair.group(2)]
-    if len(pieces) >= 3 and all(1 <= len(_WORD.findall(p)) <= longest for p in pieces):
+    if len(pieces) >= 3 and all(1 <= len(_WORD.findall(p)) <= longest and not _NOT_AN_ITEM.search(p) for p in pieces):
         return pieces
     return None
 

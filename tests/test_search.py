@@ -127,7 +127,8 @@ def test_several_topics_each_get_their_papers(corpus):
     ("which papers study audio, video and law exams?", ["study audio", "video", "law exams"]),
     ("papers about vision and language", None),
     ("In RL, which methods explore better?", None),  # one comma and no list
-    ("methods that are fast, cheap, and accurate", None),  # an item too long for an unframed list
+    ("methods that are fast, cheap, and accurate", None),  # an item too long for a list
+    ("What are the trade-offs between accuracy, latency and memory in LLM serving?", None),  # a clause, not a list
 ])
 def test_topic_splitting(query, parts):
     from assistant.search import topics
