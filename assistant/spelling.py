@@ -34,10 +34,18 @@ def title_name(title: str) -> str | None:
     return head
 
 
-def distinctive(name: str) -> bool:
-    """A coined name, not a word: a digit or hyphen inside, or a capital after the first letter
-    ('Parallel-R1', 'PoLR', 'GDPval', 'CRISP'); 'Echo' could be the word echo."""
-    return any(ch.isdigit() or ch == "-" for ch in name) or any(ch.isupper() for ch in name[1:])
+def name_kind(name: str) -> str | None:
+    """'coined' for a name no word could be: a digit, or mixed case inside a word ('Parallel-R1',
+    'PoLR', 'GDPval', 'WebShaper'); 'capitals' for one that is distinctive only by its capitals
+    ('CRISP', 'LASER-D', 'GRACE', which may be words); None for ordinary words, however
+    capitalised ('Echo', 'Deep Learning', 'Self-Consistency', 'Attention Sinks')."""
+    words = [w for w in re.split(r"[\s\-]+", name) if w]
+    if any(any(ch.isdigit() for ch in w) or (any(c.isupper() for c in w[1:]) and any(c.islower() for c in w[1:]))
+           for w in words):
+        return "coined"
+    if any(len(w) >= 2 and w.isupper() for w in words):
+        return "capitals"
+    return None
 
 
 class NameSpeller:
@@ -78,13 +86,14 @@ class NameSpeller:
         return "".join(pieces) + query[last:]
 
     def named(self, query: str) -> list[str]:
-        """The papers a query names, in the order it names them: only coined names count ('PoLR',
-        'LASER-D', 'rosix 4870'), and a name in capitals ('CRISP', 'GRACE') only when typed in capitals,
-        so a question using the word 'grace' or 'echo' names no paper."""
+        """The papers a query names, in the order it names them. Coined names count however they are
+        typed ('PoLR' as 'polr', 'Rosix-4870' as 'rosix 4870'); names in capitals only when typed in
+        capitals ('CRISP', 'LASER-D'); ordinary words never, so a question about 'grace', 'echo' or
+        'deep learning' names no paper."""
         found: list[str] = []
         for _start, _end, typed, name in self._found(query):
-            letters = name.replace("-", "")
-            if not distinctive(name) or (letters.isalpha() and letters.isupper() and typed != typed.upper()):
+            kind = name_kind(name)
+            if kind is None or (kind == "capitals" and typed != typed.upper()):
                 continue
             found += [pid for pid in self.papers.get(name_key(name), []) if pid not in found]
         return found

@@ -1,6 +1,7 @@
 """Finding papers by name at any corpus size: "tell me about NAME" for papers sampled from a store.
 
-For N papers whose titles lead with a coined name ("Rosix-4870: Adaptive Reasoning Sampling"),
+For N papers whose titles lead with a coined name ("Rosix-4870: Adaptive Reasoning Sampling";
+``assistant.spelling.name_kind``),
 asks the store three ways and counts how often that paper is the first result and how often
 the search returns nothing at all:
 
@@ -36,10 +37,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     from assistant import Assistant, Settings
-    from assistant.spelling import distinctive, title_name
+    from assistant.spelling import name_kind, title_name
 
     assistant = Assistant(Settings.from_env(home=args.home, llm="none"))
-    named = [(p.id, name) for p in assistant.papers() if (name := title_name(p.title)) and distinctive(name)]
+    named = [(p.id, name) for p in assistant.papers() if (name := title_name(p.title)) and name_kind(name) == "coined"]
     sample = random.Random(args.seed).sample(named, min(args.n, len(named)))
     forms = {"as titled": lambda n: f"tell me about {n}", "lower case": lambda n: f"tell me about {n.lower()}",
              "spaced": lambda n: f"what is {spaced(n)}"}

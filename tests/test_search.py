@@ -60,6 +60,9 @@ def test_name_speller_finds_coined_names_only():
     assert speller.named("what is rosix 4870, and how does it compare with polr?") == ["r", "p"]
     assert speller.named("compare PoLR with GRACE") == ["p", "g"]
     assert speller.named("grace under pressure; echo chambers; Echo") == []  # words, not names
+    given = NameSpeller(["Deep Learning: a survey", "Self-Consistency: sampling ...", "LASER-D: Dynamic ..."], ["d", "s", "l"])
+    assert given.named("deep learning and self-consistency for LASER-D") == ["l"]  # titles people gave
+    assert given.named("what is laser-d") == []  # capitals are the name: typed in lower case it is found by search
 
 
 def test_a_named_paper_is_found_even_when_the_encoder_misses_it(make_assistant, tmp_path):
