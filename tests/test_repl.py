@@ -74,15 +74,16 @@ def test_chat_session_with_commands(chat, tmp_path):
 
 def test_history_and_ctrl_c_stops_only_the_answer(chat):
     child = chat("--llm", "local")
-    child.sendline("papers about agents built on LLMs")
-    child.expect("papers in the store address this")  # the answer has started streaming
+    # four papers to write about (~2 s with the local model), so Ctrl-C lands before the answer ends
+    child.sendline("papers on Lean, robots, and audio")
+    child.expect("4 papers in the store address this")  # the answer has started streaming
     child.sendintr()
     child.expect(r"\(stopped\)")
     child.expect("incomplete")
     child.expect(PROMPT)
     # the REPL is still alive and readline recalls the last question with the up arrow
     child.send("\x1b[A")
-    child.expect("papers about agents built on LLMs")
+    child.expect("papers on Lean, robots, and audio")
     child.sendcontrol("u")
     child.sendline("/llm none")
     child.expect("no LLM")
