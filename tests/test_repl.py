@@ -133,3 +133,41 @@ def test_terminal_styles_follow_no_color_and_dumb_terminals(corpus_home, quiet_e
     out = pexpect.run(f"{ASSISTANT} search 'tell me about PoLR'", env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
     assert "PoLR" in out
     assert ("\x1b[" in out) is styled
+
+
+def test_ctrl_c_inside_the_local_models_log_callback_is_not_lost():
+    """llama-cpp-python logs through a Python function that C calls; an exception raised there is
+    dropped. Ctrl-C arriving there is noted instead, and the streaming loop stops at its next piece."""
+    import signal
+    import types
+
+    from ui.interrupts import stoppable
+
+    def frame_in(filename: str):
+        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=filename))
+
+    with stoppable() as pressed:
+        handler = signal.getsignal(signal.SIGINT)
+        handler(signal.SIGINT, frame_in("/venv/lib/python3.11/site-packages/llama_cpp/_logger.py"))
+        assert pressed.is_set()  # noted, not raised
+        with pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGINT, frame_in("/venv/lib/python3.11/site-packages/llama_cpp/llama.py"))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.2])
+def test_ctrl_c_soon_after_the_answer_starts_stops_it(chat, delay):
+    """The window where Ctrl-C used to be lost: 0.1-0.2 s after the first line, while the local
+    model loads and logs (2 of 7 presses were lost there before ui.interrupts)."""
+    import time
+
+    child = chat("--llm", "local")
+    child.sendline("papers on Lean, robots, and audio")
+    child.expect("4 papers in the store address this")
+    time.sleep(delay)
+    child.sendintr()
+    child.expect(r"\(stopped\)")
+    child.expect("incomplete")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(pexpect.EOF)

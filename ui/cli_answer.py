@@ -9,6 +9,7 @@ import click
 from assistant.settings import LLM_CHOICES
 
 from .cli import CONTEXT, WHERE_HELP, _assistant, _json, _where, fail_cleanly
+from .interrupts import stoppable
 
 LLM_OPTION = click.option("--llm", type=click.Choice(LLM_CHOICES), default=None,
                           help="who writes the answer: auto (Ollama if running, else local), ollama, local, none "
@@ -26,8 +27,11 @@ def print_citations(answer, out=click.echo) -> None:
 
 
 def stream_to_terminal(stream) -> None:
-    for piece in stream:
-        click.echo(piece, nl=False)
+    with stoppable() as pressed:
+        for piece in stream:
+            click.echo(piece, nl=False)
+            if pressed.is_set():  # Ctrl-C pressed where it could not raise (see ui.interrupts)
+                raise KeyboardInterrupt
     click.echo()
 
 
