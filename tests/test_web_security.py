@@ -122,7 +122,8 @@ def test_answers_keep_coming_while_an_ingest_runs(app, tmp_path):
     started = time.monotonic()
     while not done.is_set() and time.monotonic() - started < 600:
         hits = client.predict("proof simplification for Lean", 3, api_name="/search")
-        assert hits[0]["title"].startswith("ProofOptimizer")
+        # ProofOptimizer, or (once the ingest has written them) the uploaded abstracts that say those words
+        assert hits[0]["title"].startswith("ProofOptimizer") or "proof simplification for Lean" in hits[0]["text"]
         answered_during += not done.is_set()
         if answered_during >= 3:
             searched.set()
