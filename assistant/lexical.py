@@ -295,15 +295,11 @@ class LexicalIndex:
         self._df = np.diff(self._by_term.indptr)
 
     # -- querying ------------------------------------------------------------------
-    def respell(self, query: str) -> str:
-        """The query with papers' names written as their titles write them ('LaserD' -> 'LASER-D')."""
+    def read_names(self, query: str) -> tuple[str, list[str]]:
+        """The query with papers' names written as their titles write them ('LaserD' -> 'LASER-D'), and
+        the papers it names ('tell me about PoLR'), in the order it names them."""
         self.ensure_current()
-        return self._speller.respell(query)
-
-    def named(self, query: str) -> list[str]:
-        """The papers whose names the query contains ('tell me about PoLR'), in the order it names them."""
-        self.ensure_current()
-        return self._speller.named(query)
+        return self._speller.read(query)
 
     def search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """The ``n`` best papers by BM25, as (paper id, score), score > 0; only ``allowed`` ones if given."""

@@ -139,7 +139,7 @@ class HybridSearcher:
     def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """Every candidate with its signals and paper record, in fused order (no gate, no cap)."""
         self.store.follow_other_writers()
-        query = self.lexical.respell(focus(query))
+        query, named = self.lexical.read_names(focus(query))
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
         spans: dict[str, dict] = {}  # each paper's best chunk, made into a passage once its record is read
@@ -150,7 +150,7 @@ class HybridSearcher:
         allowed = self._allowed(where)
         bm25 = self.lexical.scores(query, allowed=allowed)
         proposed = [pid for pid, _ in bm25.top(CANDIDATE_LEXICAL)]
-        named = [pid for pid in self.lexical.named(query) if allowed is None or pid in allowed]
+        named = [pid for pid in named if allowed is None or pid in allowed]
         proposed += [pid for pid in named if pid not in proposed]
         records = self.store.get_papers(list({*found, *proposed}))  # one read per search
         missing = [pid for pid in proposed if pid not in found and pid in records]

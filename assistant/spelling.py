@@ -76,24 +76,28 @@ class NameSpeller:
             else:
                 i += 1
 
-    def respell(self, query: str) -> str:
-        """'what is LaserD' -> 'what is LASER-D'; a query naming no paper comes back unchanged."""
-        pieces, last = [], 0
+    def read(self, query: str) -> tuple[str, list[str]]:
+        """The query with names written the titles' way, and the papers it names, in one pass.
+
+        'what is LaserD' -> ('what is LASER-D', [LASER-D's id]). Coined names count however they are
+        typed ('PoLR' as 'polr', 'Rosix-4870' as 'rosix 4870'); names in capitals only when typed in
+        capitals or respelled into them ('CRISP', 'LASER-D'); ordinary words never, so a question about
+        'grace', 'echo' or 'deep learning' names no paper."""
+        pieces, last, named = [], 0, []
         for start, end, typed, name in self._found(query):
             if typed.lower() != name.lower():
                 pieces += [query[last:start], name]
-                last = end
-        return "".join(pieces) + query[last:]
-
-    def named(self, query: str) -> list[str]:
-        """The papers a query names, in the order it names them. Coined names count however they are
-        typed ('PoLR' as 'polr', 'Rosix-4870' as 'rosix 4870'); names in capitals only when typed in
-        capitals ('CRISP', 'LASER-D'); ordinary words never, so a question about 'grace', 'echo' or
-        'deep learning' names no paper."""
-        found: list[str] = []
-        for _start, _end, typed, name in self._found(query):
+                last, typed = end, name
             kind = name_kind(name)
             if kind is None or (kind == "capitals" and typed != typed.upper()):
                 continue
-            found += [pid for pid in self.papers.get(name_key(name), []) if pid not in found]
-        return found
+            named += [pid for pid in self.papers.get(name_key(name), []) if pid not in named]
+        return "".join(pieces) + query[last:], named
+
+    def respell(self, query: str) -> str:
+        """'what is LaserD' -> 'what is LASER-D'; a query naming no paper comes back unchanged."""
+        return self.read(query)[0]
+
+    def named(self, query: str) -> list[str]:
+        """The papers a query names, in the order it names them (see ``read``)."""
+        return self.read(query)[1]

@@ -26,12 +26,18 @@ def print_citations(answer, out=click.echo) -> None:
         out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
 
 
-def stream_to_terminal(stream) -> None:
+def echo_pieces(pieces) -> None:
+    """Print an answer as it streams; Ctrl-C raises KeyboardInterrupt, even one pressed while the local
+    model was inside a C callback (see ui.interrupts), then at the next piece."""
     with stoppable() as pressed:
-        for piece in stream:
+        for piece in pieces:
             click.echo(piece, nl=False)
-            if pressed.is_set():  # Ctrl-C pressed where it could not raise (see ui.interrupts)
+            if pressed.is_set():
                 raise KeyboardInterrupt
+
+
+def stream_to_terminal(stream) -> None:
+    echo_pieces(stream)
     click.echo()
 
 

@@ -11,8 +11,7 @@ from assistant.errors import AssistantError
 from assistant.filters import build_where
 from assistant.settings import LLM_CHOICES
 
-from .cli_answer import print_citations
-from .interrupts import stoppable
+from .cli_answer import echo_pieces, print_citations
 
 HELP = """\
 Ask a question about the papers, or use a command:
@@ -72,15 +71,11 @@ class Repl:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
         pieces = iter(stream)
-        with stoppable() as pressed:
-            try:
-                for piece in pieces:
-                    click.echo(piece, nl=False)
-                    if pressed.is_set():  # Ctrl-C pressed where it could not raise (see ui.interrupts)
-                        raise KeyboardInterrupt
-            except KeyboardInterrupt:
-                pieces.close()  # finalises the answer as incomplete; the conversation goes on
-                click.echo(click.style("\n(stopped)", dim=True))
+        try:
+            echo_pieces(pieces)
+        except KeyboardInterrupt:
+            pieces.close()  # finalises the answer as incomplete; the conversation goes on
+            click.echo(click.style("\n(stopped)", dim=True))
         answer = stream.answer
         self.answers.append(answer)
         click.echo()
