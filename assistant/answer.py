@@ -181,8 +181,10 @@ def tidy(line: str) -> str:
     """Drop the preambles a small model likes ("The answer is:", "The paper's name is X and the finding is that")."""
     line = re.sub(r"^\s*(?:the answer is|answer|one sentence|summary)\s*[:\-]\s*", "", line.strip(), flags=re.IGNORECASE)
     line = re.sub(r"^the paper'?s name is \S+ and the finding is that\s*", "", line, flags=re.IGNORECASE)
+    # "The paper's finding is that X" / "The finding is X": the frame, not the finding.
+    line = re.sub(r"^(?:the|this) (?:paper'?s )?(?:main )?finding (?:is|was)(?: that)?\s+", "", line, flags=re.IGNORECASE)
     line = " ".join(line.split("\n")[:1]).strip().strip('"')
-    return line
+    return line[:1].upper() + line[1:]
 
 
 def abstention(store_size: int, filtered: bool = False) -> str:

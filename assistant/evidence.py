@@ -46,18 +46,58 @@ def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict
 
 
 def supported(claim: str, evidence: str, allowed: str = "") -> bool:
-    """True when a generated sentence says nothing the evidence does not: every number and
-    nearly every content word of the claim occurs in the evidence (or the question/title)."""
+    """True when a generated sentence says nothing the evidence does not. ``allowed`` is what else
+    it may draw on (the question and the paper's title). The sentence must:
+
+    - carry only numbers the source has, with the same unit ("a 5.3% gain" for "a **5.3** gain" is not);
+    - use only words and names the source has: a 135M model that calls a video model "a large
+      language model for face recognition" adds only two such words to a long sentence;
+    - restate the evidence, not just the title or the question: at least half of its words, and
+      three at least, come from the evidence sentence ("A surprising finding from a paper." says nothing).
+    """
     source = f"{evidence} {allowed}".lower()
-    numbers = re.findall(r"\d+(?:\.\d+)?", claim)
-    if any(n not in source for n in numbers):
+    given = numbers(source)
+    bare = {n for n, _unit in given}
+    if any((n, unit) not in given if unit else n not in bare for n, unit in numbers(claim)):
         return False
-    words = [w for w in re.findall(r"[a-z][a-z\-]{3,}", claim.lower()) if w not in _COMMON]
+    words = _content_words(claim)
     if not words:
         return False
-    stems = {w[:5] for w in re.findall(r"[a-z][a-z\-]{3,}", source)}
-    found = sum(1 for w in words if w[:5] in stems)
-    return found / len(words) >= 0.8
+    in_source = _stems(source)
+    if any(w[:5] not in in_source for w in words):
+        return False
+    from_evidence = _stems(evidence)
+    return sum(w[:5] in from_evidence for w in words) >= max(3, len(words) / 2)
+
+
+def _content_words(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _COMMON]
+
+
+def _stems(text: str) -> set[str]:
+    """Five-letter prefixes: a crude stemmer that lets "resolutions" stand for "resolution"."""
+    return {w[:5] for w in _WORD.findall(text.lower())}
+
+
+_WORD = re.compile(r"[a-z][a-z\-]{2,}")
+
+
+# A number with what makes it a quantity: "64%" and "64" are different claims ("a 5.3 improvement" on a
+# benchmark is points, not percent). Digits inside a word count ("Qwen3" -> 3); "1.5B" is 1.5.
+_NUMBER = re.compile(r"(?<![\d.,])(\d[\d,]*(?:\.\d+)?)(?:\s*(%|percent\b|×|x\b))?", re.IGNORECASE)
+_UNITS = {"percent": "%", "×": "x"}
+
+
+def numbers(text: str) -> set[tuple[str, str]]:
+    """(number, unit) pairs in ``text``: ``{("64", "%"), ("5.3", "")}`` for "by **64**% ... a 5.3 gain".
+
+    Markdown emphasis is dropped first, since abstracts write "**64**%"."""
+    found = set()
+    for match in _NUMBER.finditer(text.replace("*", "")):
+        number = match.group(1).replace(",", "").rstrip(".")
+        unit = (match.group(2) or "").lower()
+        found.add((number, _UNITS.get(unit, unit)))
+    return found
 
 
 _COMMON = set("""
@@ -65,4 +105,5 @@ this that these those with from into than then they them their there which while
 papers study work works method methods approach propose proposes proposed present presents show shows shown using used
 uses based such more most less other some each both many much well only over under between through across within
 answer question finding findings sentence research authors
+the and for are was were can has had have its our new use via all any may how who why but yet per one
 """.split())

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from assistant import InputError
-from assistant.answer import as_data, keep_valid_citations
+from assistant.answer import as_data, keep_valid_citations, tidy
+from assistant.evidence import numbers, supported
 from assistant.conversation import Conversation, Turn
 
 INJECTED = ("We introduce QuuxNet, a quantum error correction decoder for surface codes that runs in real time. "
@@ -25,6 +26,41 @@ def test_abstract_text_cannot_close_or_fake_a_delimiter():
     data = as_data(INJECTED)
     assert "</finding>" not in data and "<finding>" not in data
     assert "[7]" not in data and "(7)" in data
+
+
+LASER_D = "For instance, LASER-D achieves a **5.3** improvement on AIME2024 while reducing token usage by **64**%."
+ST_SIMDIFF = ("Multimodal Large Language Models (MLLMs) face significant computational overhead when processing "
+              "long videos due to the massive number of visual tokens required.")
+
+
+def test_a_rewrite_keeps_numbers_with_their_units():
+    assert numbers(LASER_D) == {("5.3", ""), ("2024", ""), ("64", "%")}
+    assert numbers("1,000 papers, 3x faster, Qwen3-30B at 1.5B, 12 percent") == {
+        ("1000", ""), ("3", "x"), ("3", ""), ("30", ""), ("1.5", ""), ("12", "%")}
+    assert supported("LASER-D achieves a 5.3 improvement on AIME2024 while reducing token usage by 64%.", LASER_D)
+    assert supported("LASER-D reduces token usage by 64 on AIME2024.", LASER_D)  # the unit may be left out
+    # Written by SmolLM2 for "which papers reduce reasoning token usage?": points became percent.
+    assert not supported("LASER-D: 5.3% improvement on AIME2024 while reducing token usage by 64%", LASER_D,
+                         "which papers reduce reasoning token usage? LASER-D: Dynamic and Difficulty-aware")
+    assert not supported("LASER-D reduces token usage by 6% on AIME2024.", LASER_D)  # "6" is only inside "64"
+
+
+def test_a_rewrite_may_add_no_word_and_must_restate_the_evidence():
+    title = "ST-SimDiff: a training-free framework for long video understanding"
+    assert supported("MLLMs face significant computational overhead when processing long videos.", ST_SIMDIFF, title)
+    # Seen from SmolLM2: two invented words in an otherwise copied sentence.
+    assert not supported("ST-SimDiff, a large language model for face recognition, has significant computational "
+                         "overhead when processing long videos due to the massive number of visual tokens required.",
+                         ST_SIMDIFF, title)
+    assert not supported("ST-SimDiff (LVU) processes long videos.", ST_SIMDIFF, title)  # an invented acronym
+    # Words of the title and the question only: it says nothing of the evidence.
+    assert not supported("ST-SimDiff is a training-free framework for long video understanding.", ST_SIMDIFF, title)
+
+
+def test_tidy_drops_the_frame_around_a_finding():
+    assert tidy("The paper's finding is that MLOs fail at new resolutions.") == "MLOs fail at new resolutions."
+    assert tidy("The finding is a study on virtual cell modeling.") == "A study on virtual cell modeling."
+    assert tidy("Answer: PoLR expands only promising prefixes.") == "PoLR expands only promising prefixes."
 
 
 def test_which_papers_question_cites_each_relevant_paper_with_evidence(corpus):
