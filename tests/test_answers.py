@@ -73,6 +73,16 @@ def test_which_papers_question_cites_each_relevant_paper_with_evidence(corpus):
         assert f"[{c.n}]" in answer.answer
 
 
+@pytest.mark.parametrize("question, evidence_starts", [
+    ("meta-training a learned optimizer cheaply that still scales to billion-parameter pretraining",
+     "Our learned update rule scales stably"),  # not "prior work, VeLO, ... failed to generalize"
+    ("proof simplification for Lean", "We introduce ProofOptimizer"),  # not "Proof simplification is therefore a critical bottleneck."
+])
+def test_evidence_is_what_the_authors_claim_rather_than_background(corpus, question, evidence_starts):
+    answer = corpus.ask(question, llm="none")
+    assert answer.citations and answer.citations[0].evidence.startswith(evidence_starts)
+
+
 def test_unanswerable_question_abstains_and_cites_nothing(corpus):
     answer = corpus.ask("diffusion models for weather forecasting", llm="none")
     assert answer.citations == [] and answer.abstained
