@@ -90,22 +90,18 @@ class Assistant:
         return sorted((PaperHit.from_store(pid, meta, text or "") for pid, meta, text in
                        self.store.iter_papers(include_text=True, where=where)), key=lambda p: p.title.lower())
 
-    def facets(self) -> dict[str, list]:
+    def facets(self, papers: list[PaperHit] | None = None) -> dict[str, list]:
         """The filter values the store's papers have, for offering filters:
-        ``{"file": [...], "year": [2026, ...], "venue": [...], "decision": [...], "keyword": [...]}``.
-        A field no paper has gets ``[]``. Years are newest first, the rest in alphabetical order; each
-        value works in ``build_where([f"{field}={value}"])``."""
-        from .filters import FACETS, FIELDS, LIST_FIELDS
+        ``{"file": [...], "year": [2026, ...], "venue": [...], "decision": [...], "keyword": [...]}``
+        (see ``filters.facet_values``). Given ``papers`` (what ``papers()`` returned), from those
+        instead of reading every record again."""
+        from .filters import facet_values
 
-        found: dict[str, set] = {name: set() for name in FACETS}
-        if self._open_existing():
-            for _pid, meta, _text in self.store.iter_papers():
-                for name in FACETS:
-                    value = meta.get(FIELDS[name])
-                    values = value if FIELDS[name] in LIST_FIELDS and isinstance(value, list) else [value]
-                    found[name].update(v for v in values if v not in (None, ""))
-        return {name: sorted(values, reverse=True) if name == "year" else sorted(values, key=lambda v: str(v).lower())
-                for name, values in found.items()}
+        if papers is not None:
+            return facet_values({**p.metadata, "files": sorted({s["file"] for s in p.sources})} for p in papers)
+        if not self._open_existing():
+            return facet_values([])
+        return facet_values(meta for _pid, meta, _text in self.store.iter_papers())
 
     def stats(self) -> dict[str, int]:
         if not self.store.open(None, create=False):

@@ -12,6 +12,20 @@ LIST_FIELDS = {"files", "keywords"}
 FACETS = ("file", "year", "venue", "decision", "keyword")  # the fields a front end offers, in this order
 
 
+def facet_values(records: Iterable[dict]) -> dict[str, list]:
+    """The filter values that paper records (their metadata) have: ``{"file": [...], "year": [2026, ...],
+    "venue": [...], "decision": [...], "keyword": [...]}``. A field no paper has gets ``[]``. Years are
+    newest first, the rest in alphabetical order; each value works in ``build_where([f"{field}={value}"])``."""
+    found: dict[str, set] = {name: set() for name in FACETS}
+    for meta in records:
+        for name in FACETS:
+            value = meta.get(FIELDS[name])
+            values = value if FIELDS[name] in LIST_FIELDS and isinstance(value, list) else [value]
+            found[name].update(v for v in values if v not in (None, ""))
+    return {name: sorted(values, reverse=True) if name == "year" else sorted(values, key=lambda v: str(v).lower())
+            for name, values in found.items()}
+
+
 def build_where(pairs: Iterable[str] = (), sources: Iterable[str] = (), **fields: Any) -> dict | None:
     """``build_where(["year=2026"], ["a.txt"])`` -> ``{"$and": [{"year": 2026}, {"files": {"$contains": "a.txt"}}]}``."""
     return where_for([_split(p) for p in pairs] + [("file", s) for s in sources] + [(k, v) for k, v in fields.items() if v])

@@ -159,9 +159,7 @@ class WebApp:
         self.assistant = assistant
         self._papers: list | None = None
         self._papers_lock = threading.Lock()
-        self._facets: dict | None = None
-        self._facets_count = -1
-        self._facets_lock = threading.Lock()
+        self._facets: tuple[list, dict] | None = None  # (the library they were read from, the filter values)
         self._api_lock = threading.Lock()
         self._api_conversations: OrderedDict[str, Any] = OrderedDict()
 
@@ -303,9 +301,8 @@ class WebApp:
 
     # -- library -------------------------------------------------------------------------
     def warm(self) -> None:
-        """Read the library and the filter values now, so the first page load finds them cached: each
-        reads every paper record, ~1-2 s at 20,000 papers, which the page would otherwise wait for."""
-        self.papers()
+        """Read the library now, so the first page load finds it cached: that reads every paper
+        record, ~2 s at 20,000 papers, which the page would otherwise wait for."""
         self.facets()
 
     def papers(self, refresh: bool = False) -> list:
@@ -344,18 +341,15 @@ class WebApp:
 
     # -- chat filters ----------------------------------------------------------------------
     def facets(self) -> dict[str, list]:
-        """The store's filter values (``Assistant.facets``), read again after an upload, or when the
-        number of papers changed (say an `assistant ingest` in a terminal)."""
-        with self._facets_lock:
-            count = self._paper_count()
-            if self._facets is None or count != self._facets_count:
-                try:
-                    self._facets = self.assistant.facets()
-                except AssistantError as exc:
-                    warn(str(exc))
-                    self._facets = {}
-                self._facets_count = count
-            return self._facets
+        """The store's filter values, taken from the library this app holds (one read of the store
+        for both), which is read again after an upload, or when the number of papers changed (say an
+        `assistant ingest` in a terminal)."""
+        cached = self._papers
+        papers = self.papers(refresh=cached is not None and len(cached) != self._paper_count())
+        known = self._facets
+        if known is None or known[0] is not papers:
+            known = self._facets = (papers, self.assistant.facets(papers))
+        return known[1]
 
     def filters_label(self, *filters: Any):
         """The Filters box's title, naming the active filters."""
@@ -437,8 +431,6 @@ class WebApp:
         finally:
             with self._papers_lock:
                 self._papers = None
-            with self._facets_lock:
-                self._facets = None
         data = report.as_dict()
         data["skipped"] = [{"path": names.get(str(s["path"]), names.get(Path(str(s["path"])).name, Path(str(s["path"])).name)),
                             "reason": s["reason"]} for s in data.get("skipped", [])]
