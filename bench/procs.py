@@ -11,7 +11,7 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import IO, Iterator
 
 
 def status_mb(field: str, pid: int | str = "self") -> float:
@@ -41,6 +41,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_http(proc: subprocess.Popen, url: str, log: IO[str], timeout: float, name: str) -> float:
+    """Wait until ``url`` answers (any status below 500); the seconds waited. Raises RuntimeError with
+    the log's tail if ``proc`` exits first, or if nothing answers within ``timeout``."""
+    started = time.monotonic()
+    while True:
+        if proc.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"{name} exited with {proc.returncode}:\n{log.read()[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status < 500:
+                    return time.monotonic() - started
+        except OSError:
+            pass
+        if time.monotonic() - started > timeout:
+            raise RuntimeError(f"{name} did not answer on {url} within {timeout:.0f}s (log: {log.name})")
+        time.sleep(0.2)
+
+
 @contextmanager
 def chroma_server(data: Path, log: Path, timeout: float = 60.0) -> Iterator[tuple[str, int]]:
     """``chroma run`` (from the chromadb package) on loopback; yields its URL and pid."""
@@ -52,20 +71,7 @@ def chroma_server(data: Path, log: Path, timeout: float = 60.0) -> Iterator[tupl
                                 env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
         url = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + timeout
-            while True:
-                if proc.poll() is not None:
-                    out.seek(0)
-                    raise RuntimeError(f"chroma run exited with {proc.returncode}: {out.read()[-1500:]}")
-                try:
-                    with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2) as response:
-                        if response.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the Chroma server did not answer within {timeout:.0f}s (log: {log})")
-                time.sleep(0.2)
+            wait_http(proc, f"{url}/api/v2/heartbeat", out, timeout, "the Chroma server (chroma run)")
             yield url, proc.pid
         finally:
             stop_group(proc)

@@ -21,14 +21,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import free_port, status_mb, stop_group  # noqa: E402
+from bench.procs import free_port, status_mb, stop_group, wait_http  # noqa: E402
 
 ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
 
@@ -75,19 +74,10 @@ def main(argv: list[str] | None = None) -> None:
                                 stderr=subprocess.STDOUT, start_new_session=True)
         try:
             url = f"http://127.0.0.1:{port}/"
-            while True:
-                if proc.poll() is not None:
-                    log.seek(0)
-                    raise SystemExit(f"`assistant ui` exited with {proc.returncode}:\n{log.read()[-2000:]}")
-                try:
-                    with urllib.request.urlopen(url, timeout=2) as response:
-                        if response.status < 500:
-                            break
-                except OSError:
-                    pass
-                if time.perf_counter() - started > args.timeout:
-                    raise SystemExit(f"`assistant ui` did not answer on {url} within {args.timeout:.0f}s")
-                time.sleep(0.25)
+            try:
+                wait_http(proc, url, log, args.timeout, "`assistant ui`")
+            except RuntimeError as exc:
+                raise SystemExit(str(exc)) from None
             ready = time.perf_counter() - started
             searches = timed_searches(url, args.search)
             time.sleep(1.0)
