@@ -137,7 +137,8 @@ def test_terminal_styles_follow_no_color_and_dumb_terminals(corpus_home, quiet_e
 
 def test_ctrl_c_inside_the_local_models_log_callback_is_not_lost():
     """llama-cpp-python logs through a Python function that C calls; an exception raised there is
-    dropped. Ctrl-C arriving there is noted instead, and the streaming loop stops at its next piece."""
+    dropped. Ctrl-C arriving there is noted instead, the answer is asked to stop (at the model's next
+    token), and the streaming loop raises KeyboardInterrupt before printing more."""
     import signal
     import types
 
@@ -147,10 +148,11 @@ def test_ctrl_c_inside_the_local_models_log_callback_is_not_lost():
         return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=filename))
 
     before = signal.getsignal(signal.SIGINT)  # SIG_IGN when the tests run in a background job
-    with stoppable() as pressed:
+    cancelled = []
+    with stoppable(lambda: cancelled.append(True)) as pressed:
         handler = signal.getsignal(signal.SIGINT)
         handler(signal.SIGINT, frame_in("/venv/lib/python3.11/site-packages/llama_cpp/_logger.py"))
-        assert pressed.is_set()  # noted, not raised
+        assert pressed.is_set() and cancelled == [True]  # noted and passed on, not raised
         with pytest.raises(KeyboardInterrupt):
             handler(signal.SIGINT, frame_in("/venv/lib/python3.11/site-packages/llama_cpp/llama.py"))
     assert signal.getsignal(signal.SIGINT) == before  # restored

@@ -26,18 +26,21 @@ def print_citations(answer, out=click.echo) -> None:
         out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
 
 
-def echo_pieces(pieces) -> None:
+def echo_pieces(pieces, cancel=None) -> None:
     """Print an answer as it streams; Ctrl-C raises KeyboardInterrupt, even one pressed while the local
-    model was inside a C callback (see ui.interrupts), then at the next piece."""
-    with stoppable() as pressed:
+    model was inside a C callback (see ui.interrupts): ``cancel`` (the stream's) then stops the model
+    at its next token, and nothing more is printed."""
+    with stoppable(cancel) as pressed:
         for piece in pieces:
-            click.echo(piece, nl=False)
             if pressed.is_set():
                 raise KeyboardInterrupt
+            click.echo(piece, nl=False)
+        if pressed.is_set():
+            raise KeyboardInterrupt
 
 
 def stream_to_terminal(stream) -> None:
-    echo_pieces(stream)
+    echo_pieces(stream, stream.cancel)
     click.echo()
 
 

@@ -6,7 +6,8 @@ callback). A KeyboardInterrupt raised while that function runs cannot get out: c
 the model loads and during generation, so a Ctrl-C pressed then was lost (measured: 2 of 7
 presses 0.1-0.2 s after an answer's first line). Python runs signal handlers in the main
 thread at the next bytecode, which may be inside that callback; the handler here then only
-notes the press, and the streaming loop stops at its next piece.
+notes the press and asks the answer to stop (``on_press``), which it does at the model's next
+token, and the streaming loop raises KeyboardInterrupt before printing anything more.
 """
 
 from __future__ import annotations
@@ -14,15 +15,17 @@ from __future__ import annotations
 import signal
 import threading
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 _CALLBACK_FILES = ("llama_cpp/_logger.py",)  # Python code that C calls back, where raising is futile
 
 
 @contextmanager
-def stoppable() -> Iterator[threading.Event]:
+def stoppable(on_press: Callable[[], None] | None = None) -> Iterator[threading.Event]:
     """While active, Ctrl-C raises KeyboardInterrupt as usual, except inside a C callback, where it
-    sets the yielded event instead: check it between pieces. Outside the main thread, a no-op."""
+    sets the yielded event and calls ``on_press`` instead: check the event between pieces.
+    ``on_press`` runs inside a signal handler, so it should only set a flag (``AnswerStream.cancel``).
+    Outside the main thread, a no-op."""
     pressed = threading.Event()
     if threading.current_thread() is not threading.main_thread():
         yield pressed
@@ -32,6 +35,8 @@ def stoppable() -> Iterator[threading.Event]:
         pressed.set()
         if frame is None or not frame.f_code.co_filename.replace("\\", "/").endswith(_CALLBACK_FILES):
             raise KeyboardInterrupt
+        if on_press is not None:
+            on_press()
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:

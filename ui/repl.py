@@ -72,7 +72,7 @@ class Repl:
             return
         pieces = iter(stream)
         try:
-            echo_pieces(pieces)
+            echo_pieces(pieces, stream.cancel)
         except KeyboardInterrupt:
             pieces.close()  # finalises the answer as incomplete; the conversation goes on
             click.echo(click.style("\n(stopped)", dim=True))
