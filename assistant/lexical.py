@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import threading
 import zipfile
@@ -41,11 +42,24 @@ from .memory import release_free_memory
 from .spelling import NameSpeller
 from .store import Store
 
-FORMAT = 2
+FORMAT = 3  # 3: compound words also indexed by their parts (with_parts)
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
 MAX_SEGMENTS = 8
 MAX_DELETED_SHARE = 0.25
 FETCH = 512  # papers read from the store per request when syncing
+
+
+# A word that joins parts by case or digits: "Lean4PHYS", "LeanPhysBench", "Qwen3", "AIME2024". Not an
+# acronym's plural ("LLMs") nor a word in capitals.
+_COMPOUND = re.compile(r"\b(?=\w*(?:[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]))\w+\b")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+def with_parts(text: str) -> str:
+    """``text`` followed by the parts of its compound words, so that "Lean" finds "Lean4PHYS" and
+    "LeanPhysBench" as it finds "Lean proofs" (the whole word stays, so "Lean4" still counts most)."""
+    parts = [part for word in _COMPOUND.findall(text) for part in _PART.findall(word)]
+    return f"{text} {' '.join(parts)}" if parts else text
 
 
 def _stemmer():
@@ -127,8 +141,8 @@ class LexicalIndex:
     def tokenize(self, texts: list[str]) -> list[list[str]]:
         import bm25s
 
-        return bm25s.tokenize(texts, stopwords="en", stemmer=self._stem, return_ids=False, show_progress=False,
-                              token_pattern=r"(?u)\b\w\w+\b")
+        return bm25s.tokenize([with_parts(t) for t in texts], stopwords="en", stemmer=self._stem, return_ids=False,
+                              show_progress=False, token_pattern=r"(?u)\b\w\w+\b")
 
     # -- keeping in step with the store ---------------------------------------------
     def ensure_current(self) -> None:

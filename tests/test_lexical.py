@@ -121,3 +121,16 @@ def test_coverage_read_off_the_index_equals_coverage_of_the_text(corpus):
         assert set(from_index) == set(papers)
         assert np.allclose([from_index[pid] for pid in papers], [from_text[pid] for pid in papers]), query
     assert index.paper_coverage("PoLR", ["not-a-paper"]) == {}
+
+
+def test_compound_words_are_also_indexed_by_their_parts(corpus):
+    """"Lean" finds Lean4PHYS, whose abstract says only "Lean4", "Lean4PHYS" and "LeanPhysBench";
+    before, the whole word was the only term, and BM25 ranked it 4th behind papers without Lean."""
+    from assistant.lexical import with_parts
+
+    assert with_parts("Lean4PHYS and LeanPhysBench on AIME2024") == (
+        "Lean4PHYS and LeanPhysBench on AIME2024 Lean 4 PHYS Lean Phys Bench AIME 2024")
+    assert with_parts("LLMs, CRISP and plain words") == "LLMs, CRISP and plain words"  # nothing to split
+    top = [pid for pid, _ in corpus.searcher.lexical.search("Lean", 2)]
+    titles = {p.id: p.title.split(":")[0] for p in corpus.papers()}
+    assert sorted(titles[pid] for pid in top) == ["Lean4PHYS", "ProofOptimizer"]
