@@ -315,6 +315,12 @@ class WebApp:
                     self._papers = []
             return self._papers
 
+    def current_papers(self, force: bool = False) -> list:
+        """The library, read again when ``force`` is set or when the store's number of papers has
+        changed since it was read (say an `assistant ingest` in a terminal)."""
+        cached = self._papers
+        return self.papers(refresh=force or (cached is not None and len(cached) != self._paper_count()))
+
     def _paper_count(self) -> int:
         try:
             return int(self.assistant.stats()["papers"])
@@ -332,8 +338,7 @@ class WebApp:
 
     def library_refresh(self, text: str = "", source: str | None = None, force: bool = True):
         """Re-read the store's papers (on page load only when their number changed) and redraw the library."""
-        cached = self._papers
-        papers = self.papers(refresh=force or cached is None or len(cached) != self._paper_count())
+        papers = self.current_papers(force)
         files = render.source_files(papers)
         value = source if source in files else ALL_FILES
         return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value),
@@ -344,8 +349,7 @@ class WebApp:
         """The store's filter values, taken from the library this app holds (one read of the store
         for both), which is read again after an upload, or when the number of papers changed (say an
         `assistant ingest` in a terminal)."""
-        cached = self._papers
-        papers = self.papers(refresh=cached is not None and len(cached) != self._paper_count())
+        papers = self.current_papers()
         known = self._facets
         if known is None or known[0] is not papers:
             known = self._facets = (papers, self.assistant.facets(papers))
