@@ -215,6 +215,16 @@ class Embedder:
         out[order] = np.concatenate(parts)
         return out
 
+    def embed_window(self, texts: Sequence[str]):
+        """Unit vectors for ``texts`` in one encoder call, batched by length across all of them.
+
+        For the encoder process of a large ingest: one call per window used ~3% less CPU than
+        ``embed``'s slices (docs/benchmarks.md, "Sixth pass"), but it holds the encoder for the
+        whole window, which a query in the web app should not wait for.
+        """
+        with self._encode_lock:
+            return self._encode(list(texts), 64)
+
     def _encode(self, texts: list[str], batch_size: int):
         if self.backend != "torch":
             return self._onnx.encode(texts)

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -23,6 +24,45 @@ def status_mb(field: str, pid: int | str = "self") -> float:
     except OSError:
         pass
     return 0.0
+
+
+class ChildPeaks:
+    """Peak RSS of this process's children, sampled while they run (``with ChildPeaks() as peaks``).
+
+    ``ru_maxrss`` cannot give it: the kernel reports the largest of a process and its children,
+    not their sum, and a child forked to run a command (ctypes' ``ldconfig -p``) counts the
+    parent's pages it was forked with. VmHWM only grows, so the last sample of a child before it
+    exits is its peak to within one interval.
+    """
+
+    def __init__(self, interval: float = 0.2) -> None:
+        self.interval = interval
+        self.peaks: dict[int, float] = {}  # pid -> VmHWM in MB
+        self.names: dict[int, str] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            for task in Path("/proc/self/task").iterdir():
+                try:
+                    pids = (task / "children").read_text().split()
+                except OSError:
+                    continue
+                for pid in map(int, pids):
+                    peak = status_mb("VmHWM", pid)
+                    if peak:
+                        self.peaks[pid] = max(peak, self.peaks.get(pid, 0.0))
+                        self.names.setdefault(pid, Path(f"/proc/{pid}/comm").read_text().strip()
+                                              if Path(f"/proc/{pid}/comm").exists() else "?")
+
+    def __enter__(self) -> "ChildPeaks":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def stop_group(proc: subprocess.Popen, grace: float = 20.0) -> None:

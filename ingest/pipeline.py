@@ -13,6 +13,7 @@ import json
 import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -185,8 +186,9 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     for pid, meta in to_update:
         store.update_metadata(pid, meta, {k: meta[k] for k in ("files", *FILTER_FIELDS) if k in meta})
     report.added = len(to_add)
-    _embed_and_write(to_add, store=store, embedder=embedder, chunker=Chunker(embedder, settings) if to_add else None,
-                     progress=progress)
+    with _encoder_for(len(to_add), embedder, settings) as encoder:
+        _embed_and_write(to_add, store=store, encoder=encoder, chunker=Chunker(embedder, settings) if to_add else None,
+                         progress=progress)
 
     if changing:
         store.bump_revision()  # every lexical index of this store syncs on its next use
@@ -225,9 +227,25 @@ def _prepare(window: list[Paper], chunker: Chunker) -> _Window:
     return out
 
 
-def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, chunker: Chunker | None,
+def _encoder_for(new_papers: int, embedder: Embedder, settings: Settings):
+    """The encoder of this ingest: in a child process when there are several windows to overlap.
+
+    One window has nothing to overlap with, and the child costs ~1 s to start and a second
+    copy of the model; torch keeps its own threads in this process (assistant.encoder_process).
+    """
+    if settings.embed_process and embedder.backend != "torch" and new_papers > WINDOW:
+        from assistant.encoder_process import EncoderProcess
+
+        return EncoderProcess(embedder)
+    return nullcontext(embedder)
+
+
+def _embed_and_write(papers: list[Paper], *, store: Store, encoder, chunker: Chunker | None,
                      progress: Progress | None) -> None:
     """Three stages at once: window i+1 is chunked and window i-1 written while window i is embedded.
+
+    An encoder in a child process (``assistant.encoder_process``) is sent window i+1 before
+    window i's vectors are collected, so it goes from one window to the next without a pause.
 
     The encoder's kernels run without the GIL on every core; chunking (llama-index's splitter)
     and Chroma's embedded writes are Python that holds it. Run one after another, they left the
@@ -245,15 +263,26 @@ def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, c
     def next_window() -> list[Paper]:
         return [papers.pop() for _ in range(min(WINDOW, len(papers)))]
 
+    ahead = hasattr(encoder, "send")  # a child process takes the next window while this one is finished
     pending: Future | None = None
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunker") as chunking, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="chroma-writer") as writer:
-        upcoming: Future | None = chunking.submit(_prepare, next_window(), chunker)
+        window: _Window | None = _prepare(next_window(), chunker)
+        upcoming: Future | None = chunking.submit(_prepare, next_window(), chunker) if papers else None
+        if ahead:
+            encoder.send(window.chunk_texts)
         done = 0
-        while upcoming is not None:
-            window = upcoming.result()
-            upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
-            vectors = embedder.embed(window.chunk_texts)
+        while window is not None:
+            if ahead:  # queue the next window first, so the child never waits for this process
+                following = upcoming.result() if upcoming is not None else None
+                upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
+                if following is not None:
+                    encoder.send(following.chunk_texts)
+                vectors = encoder.receive()
+            else:  # the next window is chunked while this one is embedded
+                vectors = encoder.embed(window.chunk_texts)
+                following = upcoming.result() if upcoming is not None else None
+                upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
             window.chunk_texts.clear()
             if pending is not None:
                 pending.result()
@@ -262,6 +291,7 @@ def _embed_and_write(papers: list[Paper], *, store: Store, embedder: Embedder, c
             done += len(window.paper_ids)
             if progress:
                 progress(done, total, "embedding")
+            window = following
         if pending is not None:
             pending.result()
 

@@ -1,0 +1,145 @@
+"""The encoder in a child process, for large ingests.
+
+Why a process and not a thread: Chroma's Python bindings hold the GIL for the whole of each
+write (~0.6 s per 1,000 chunk records), and the chunker (llama-index's splitter) is Python too.
+In one process the encoder, whose kernels run without the GIL, still needs it between runs,
+so it stalls at every write: ~14% of the machine sat idle during a 3k ingest. In a child it
+never waits for them (measured in docs/benchmarks.md, "Sixth pass").
+
+The child builds the same ``Embedder`` on the same model file and encodes each window in one
+call (``Embedder.embed_window``); its vectors differ from an in-process ingest's only by the
+int8 rounding of other batch companions (mean cosine > 0.999, tests/test_encoder_process.py).
+It ignores Ctrl-C: the parent decides, and the child ends when its pipe closes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import threading
+from typing import Sequence
+
+from .errors import AssistantError, ConfigError
+
+READY_SECONDS = 120.0  # loading the model takes ~1 s; the first export, done beforehand, not here
+
+
+class EncoderProcess:
+    """``embed(texts)`` answered by a child process running ``Embedder(model, backend, cache_dir)``."""
+
+    def __init__(self, embedder) -> None:
+        self.embedder = embedder
+        self.process = None
+        self.conn = None
+        self.pending: list[int] = []  # sizes of the batches sent and not yet received
+
+    def __enter__(self) -> "EncoderProcess":
+        e = self.embedder
+        model_file = e._onnx_file()  # export or quantise here, once, so the child only loads the file
+        ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Chroma's threads
+        self.conn, child_end = ctx.Pipe()
+        self.process = ctx.Process(target=_serve, name="assistant-encoder", daemon=True,
+                                   args=(child_end, str(e.path), e.backend, str(e.cache_dir) if e.cache_dir else None,
+                                         str(model_file)))
+        self.process.start()
+        child_end.close()
+        if not self.conn.poll(READY_SECONDS):
+            self.close()
+            raise ConfigError("The encoder process did not start.", "Set ASSISTANT_EMBED_PROCESS=0 to encode in this process.")
+        self._check(self._receive())
+        return self
+
+    def embed(self, texts: Sequence[str]):
+        self.send(texts)
+        return self.receive()
+
+    def send(self, texts: Sequence[str]) -> None:
+        """Queue ``texts``: the child starts on them as soon as it is done with what it has."""
+        self.conn.send(list(texts))
+        self.pending.append(len(texts))
+
+    def receive(self):
+        """The vectors of the oldest texts sent."""
+        import numpy as np
+
+        reply = self._receive()
+        self._check(reply)
+        return np.frombuffer(reply[1], dtype=np.float32).reshape(self.pending.pop(0), -1)
+
+    def _receive(self):
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            code = self.process.exitcode if self.process is not None else None
+            raise AssistantError(f"The encoder process stopped (exit code {code}).",
+                                 "Papers written so far are kept; run the ingest again to add the rest, "
+                                 "or set ASSISTANT_EMBED_PROCESS=0 to encode in this process.") from None
+
+    @staticmethod
+    def _check(reply) -> None:
+        if reply[0] == "error":
+            raise ConfigError(reply[1], reply[2]) if reply[2] else AssistantError(reply[1])
+
+    def close(self, wait: bool = True) -> None:
+        """End the child: asked to stop after its current work, or (``wait=False``) killed at once."""
+        if self.conn is not None:
+            if wait:
+                try:
+                    self.conn.send(None)
+                except (OSError, ValueError):
+                    pass
+            self.conn.close()
+            self.conn = None
+        if self.process is not None:
+            self.process.join(5 if wait else 0)
+            if self.process.is_alive():
+                self.process.kill()
+                self.process.join()
+            self.process = None
+
+    def __exit__(self, exc_type, *_) -> None:
+        self.close(wait=exc_type is None)  # after Ctrl-C or an error, don't wait for work nobody will read
+
+
+def _serve(conn, model_path: str, backend: str, cache_dir: str | None, model_file: str) -> None:
+    """The child: load the model, then answer each list of texts with its vectors as float32 bytes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .embedding import Embedder
+
+    try:
+        embedder = Embedder(model_path, backend, cache_dir)
+        embedder.embed(["load the model"])
+    except AssistantError as exc:
+        conn.send(("error", exc.message, exc.hint))
+        return
+    except Exception as exc:  # e.g. a damaged model file: said in one line, not as the child's traceback
+        conn.send(("error", f"The embedding model could not be loaded in the encoder process: {exc}",
+                   f"Delete {model_file} to have it made again, or set ASSISTANT_EMBED_PROCESS=0."))
+        return
+    conn.send(("ready",))
+    # A thread reads requests as they come, so a parent that sends its next batch while this one
+    # is encoded never blocks on a full pipe (nor this child on sending its vectors back).
+    requests: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        while True:
+            try:
+                texts = conn.recv()
+            except (EOFError, OSError):
+                texts = None
+            requests.put(texts)
+            if texts is None:
+                return
+
+    threading.Thread(target=read, daemon=True).start()
+    while True:
+        texts = requests.get()
+        if texts is None:
+            return
+        try:
+            vectors = embedder.embed_window(texts)
+        except Exception as exc:  # sent back whole: the parent raises it with the ingest's context
+            conn.send(("error", f"Encoding failed in the encoder process: {exc}", None))
+            continue
+        conn.send(("ok", vectors.astype("float32", copy=False).tobytes()))

@@ -1,0 +1,91 @@
+"""Large ingests encode in a child process (assistant.encoder_process): same vectors, clean failures."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import numpy as np
+import pytest
+
+from assistant import AssistantError, Assistant, Settings
+from assistant.embedding import Embedder
+from assistant.encoder_process import EncoderProcess
+
+from .conftest import BUNDLED
+
+FIRST_FILE = "000_f1080e5cb02b8f2e.txt"
+
+
+def _stored_vectors(assistant) -> dict[str, np.ndarray]:
+    got = assistant.store.chunks.get(include=["embeddings"])
+    return dict(zip(got["ids"], np.asarray(got["embeddings"])))
+
+
+def test_the_child_encodes_as_this_process_would(embedder):
+    texts = ["which papers reduce reasoning token usage", "x", "We introduce PoLR (Path of Least Resistance)."] * 50
+    with EncoderProcess(Embedder(backend=embedder.backend)) as encoder:
+        child = encoder.process
+        assert child.is_alive() and child.pid != multiprocessing.current_process().pid
+        got = encoder.embed(texts)
+    assert not child.is_alive()  # ended with the block
+    want = embedder.embed_window(texts)  # the same call in this process
+    assert got.shape == want.shape and got.dtype == np.float32
+    assert np.allclose(got, want, atol=1e-6)
+
+
+@pytest.mark.parametrize("window", [8])
+def test_a_large_ingest_encodes_in_the_child_and_stores_the_same_vectors(tmp_path, embedder, monkeypatch, window):
+    """More than one window of new papers: the child encodes, this process never loads the model,
+    and the store holds the vectors an in-process ingest writes."""
+    import ingest.pipeline
+
+    monkeypatch.setattr(ingest.pipeline, "WINDOW", window)  # the bundled 49 papers make 7 windows
+    by_child = Assistant(Settings.from_env(env={}, home=tmp_path / "a", llm="none"),
+                         embedder=Embedder(backend=embedder.backend))
+    report = by_child.ingest()
+    assert (report.added, report.papers) == (49, 49)
+    assert "_onnx" not in by_child.embedder.__dict__  # the model was loaded only in the child
+
+    in_process = Assistant(Settings.from_env(env={}, home=tmp_path / "b", llm="none", embed_process=False),
+                           embedder=Embedder(backend=embedder.backend))
+    in_process.ingest()
+    assert "_onnx" in in_process.embedder.__dict__
+
+    a, b = _stored_vectors(by_child), _stored_vectors(in_process)
+    assert a.keys() == b.keys() and len(a) > 49
+    cosines = np.array([float(a[k] @ b[k]) for k in a])
+    print("cosine child vs in-process: min", cosines.min(), "mean", cosines.mean())
+    assert cosines.min() > 0.985 and cosines.mean() > 0.999  # int8 rounding of other batch companions
+    hits = by_child.search("tell me about PoLR")
+    assert hits and hits[0].title.startswith("PoLR")
+
+
+def test_a_damaged_model_file_is_a_clear_error_and_nothing_is_lost(tmp_path, embedder, monkeypatch):
+    """The child cannot load the model: the ingest stops with one message naming the file and the
+    fix, and the store keeps what it had."""
+    import ingest.pipeline
+
+    home = tmp_path / "home"
+    Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).ingest([BUNDLED / FIRST_FILE])
+    before = Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).stats()
+
+    broken = Embedder(backend=embedder.backend, cache_dir=tmp_path / "models")
+    folder = tmp_path / "models" / f"{broken.path.name}-{broken._fingerprint()}"
+    folder.mkdir(parents=True)
+    for name in ("model.onnx", "model-int8.onnx"):  # present, so nothing is exported; unreadable
+        (folder / name).write_bytes(b"not an onnx model")
+    monkeypatch.setattr(ingest.pipeline, "WINDOW", 8)
+    with pytest.raises(AssistantError) as caught:
+        Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=broken).ingest()
+    message = str(caught.value)
+    assert "encoder process" in message and str(broken._onnx_file()) in message
+    assert "ASSISTANT_EMBED_PROCESS=0" in message
+    after = Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).stats()
+    assert (after["papers"], after["chunks"]) == (before["papers"], before["chunks"])
+
+
+def test_embed_process_setting_reads_yes_and_no():
+    assert Settings.from_env(env={"ASSISTANT_EMBED_PROCESS": "0"}).embed_process is False
+    assert Settings.from_env(env={"ASSISTANT_EMBED_PROCESS": "yes"}).embed_process is True
+    with pytest.raises(AssistantError, match="ASSISTANT_EMBED_PROCESS"):
+        Settings.from_env(env={"ASSISTANT_EMBED_PROCESS": "maybe"})
