@@ -32,29 +32,39 @@ class ChildPeaks:
     ``ru_maxrss`` cannot give it: the kernel reports the largest of a process and its children,
     not their sum, and a child forked to run a command (ctypes' ``ldconfig -p``) counts the
     parent's pages it was forked with. VmHWM only grows, so the last sample of a child before it
-    exits is its peak to within one interval.
+    exits is its peak to within one interval. ``together_mb`` is the largest sampled sum of this
+    process's and its children's current RSS: what the machine had to hold at once.
     """
 
     def __init__(self, interval: float = 0.2) -> None:
         self.interval = interval
         self.peaks: dict[int, float] = {}  # pid -> VmHWM in MB
-        self.names: dict[int, str] = {}
+        self.commands: dict[int, str] = {}  # pid -> command line
+        self.together_mb = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
+            together = status_mb("VmRSS")
             for task in Path("/proc/self/task").iterdir():
                 try:
                     pids = (task / "children").read_text().split()
                 except OSError:
                     continue
                 for pid in map(int, pids):
-                    peak = status_mb("VmHWM", pid)
-                    if peak:
-                        self.peaks[pid] = max(peak, self.peaks.get(pid, 0.0))
-                        self.names.setdefault(pid, Path(f"/proc/{pid}/comm").read_text().strip()
-                                              if Path(f"/proc/{pid}/comm").exists() else "?")
+                    try:
+                        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+                    except OSError:
+                        continue
+                    self.commands[pid] = command  # the last one seen: after exec, not the fork's copy
+                    self.peaks[pid] = max(status_mb("VmHWM", pid), self.peaks.get(pid, 0.0))
+                    together += status_mb("VmRSS", pid)
+            self.together_mb = max(self.together_mb, together)
+
+    def peak_of(self, needle: str) -> float:
+        """The largest peak among children whose command line contains ``needle``."""
+        return max((mb for pid, mb in self.peaks.items() if needle in self.commands.get(pid, "")), default=0.0)
 
     def __enter__(self) -> "ChildPeaks":
         self._thread.start()

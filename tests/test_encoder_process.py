@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +17,7 @@ from assistant import AssistantError, Assistant, Settings
 from assistant.embedding import Embedder
 from assistant.encoder_process import EncoderProcess
 
-from .conftest import BUNDLED
+from .conftest import ASSISTANT, BUNDLED, ROOT, run_cli
 
 FIRST_FILE = "000_f1080e5cb02b8f2e.txt"
 
@@ -89,3 +95,52 @@ def test_embed_process_setting_reads_yes_and_no():
     assert Settings.from_env(env={"ASSISTANT_EMBED_PROCESS": "yes"}).embed_process is True
     with pytest.raises(AssistantError, match="ASSISTANT_EMBED_PROCESS"):
         Settings.from_env(env={"ASSISTANT_EMBED_PROCESS": "maybe"})
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _encoder_child(pid: int) -> int | None:
+    for child in _children(pid):
+        try:
+            if b"multiprocessing" in Path(f"/proc/{child}/cmdline").read_bytes():
+                if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes():
+                    return child
+        except OSError:
+            pass
+    return None
+
+
+def test_ctrl_c_during_a_large_ingest_stops_both_processes_and_keeps_what_was_written(tmp_path):
+    """Ctrl-C (SIGINT to the terminal's process group) while the encoder process works: one line,
+    exit 130, no traceback, the child gone; the next ingest adds the rest."""
+    from bench.generate import write
+
+    corpus = write(600, "jsonl", tmp_path / "600.jsonl")
+    env = {**os.environ, "ASSISTANT_HOME": str(tmp_path / "home"), "ASSISTANT_LLM": "none"}
+    proc = subprocess.Popen([str(ASSISTANT), "ingest", str(corpus)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=ROOT, start_new_session=True)
+    deadline = time.monotonic() + 120
+    child = None
+    while child is None and time.monotonic() < deadline and proc.poll() is None:
+        child = _encoder_child(proc.pid)
+        time.sleep(0.05)
+    assert child is not None, "the ingest did not start an encoder process"
+    time.sleep(3)  # into the first windows
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted" in err and "Traceback" not in err, err
+    assert not Path(f"/proc/{child}").exists() or "zombie" in Path(f"/proc/{child}/status").read_text()
+
+    again = run_cli("ingest", str(corpus), "--json", home=tmp_path / "home")
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["papers"] == 600 and report["added"] + report["unchanged"] == 600
