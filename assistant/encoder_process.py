@@ -47,7 +47,11 @@ class EncoderProcess:
         if not self.conn.poll(READY_SECONDS):
             self.close()
             raise ConfigError("The encoder process did not start.", "Set ASSISTANT_EMBED_PROCESS=0 to encode in this process.")
-        self._check(self._receive())
+        try:
+            self._check(self._receive())
+        except AssistantError:
+            self.close(wait=False)  # __exit__ does not run when __enter__ fails
+            raise
         return self
 
     def embed(self, texts: Sequence[str]):
@@ -71,6 +75,8 @@ class EncoderProcess:
         try:
             return self.conn.recv()
         except (EOFError, OSError):
+            if self.process is not None:
+                self.process.join(1)  # reap it, so its exit code is known
             code = self.process.exitcode if self.process is not None else None
             raise AssistantError(f"The encoder process stopped (exit code {code}).",
                                  "Papers written so far are kept; run the ingest again to add the rest, "

@@ -144,3 +144,37 @@ def test_ctrl_c_during_a_large_ingest_stops_both_processes_and_keeps_what_was_wr
     assert again.returncode == 0, again.stderr
     report = json.loads(again.stdout)
     assert report["papers"] == 600 and report["added"] + report["unchanged"] == 600
+
+
+def test_an_encoder_process_that_dies_is_one_line_and_what_was_written_is_kept(tmp_path):
+    """The child killed (say, by the kernel's OOM killer) after the first window was written:
+    one line naming the fix, exit 1, and the next ingest adds only the rest."""
+    from bench.generate import write
+
+    corpus = write(600, "jsonl", tmp_path / "600.jsonl")
+    home = tmp_path / "home"
+    env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none"}
+    proc = subprocess.Popen([str(ASSISTANT), "ingest", str(corpus)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 120
+    child = None
+    while child is None and time.monotonic() < deadline and proc.poll() is None:
+        child = _encoder_child(proc.pid)
+        time.sleep(0.05)
+    assert child is not None, "the ingest did not start an encoder process"
+    while time.monotonic() < deadline and proc.poll() is None and _papers_in(home) < 256:
+        time.sleep(0.2)  # until the first window is in the store (reading does not wait for the writer)
+    os.kill(child, signal.SIGKILL)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, (out, err)
+    assert "encoder process stopped" in err and "ASSISTANT_EMBED_PROCESS=0" in err and "Traceback" not in err, err
+
+    again = run_cli("ingest", str(corpus), "--json", home=home)
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["papers"] == 600 and report["unchanged"] >= 256 and report["added"] == 600 - report["unchanged"]
+
+
+def _papers_in(home: Path) -> int:
+    done = run_cli("papers", "--json", home=home)
+    return len(json.loads(done.stdout)) if done.returncode == 0 and done.stdout.strip() else 0
