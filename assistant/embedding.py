@@ -348,6 +348,12 @@ def quantize_int8(source: Path, target: Path) -> None:
     os.replace(partial, target)
 
 
+def child_environment() -> dict[str, str]:
+    """This process's environment, with this package importable in a child Python started from it."""
+    root = str(Path(__file__).resolve().parent.parent)
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+
+
 def _in_child(step: str, source: Path, target: Path) -> None:
     """Run ``export_onnx`` or ``quantize_int8`` in a child process.
 
@@ -362,10 +368,8 @@ def _in_child(step: str, source: Path, target: Path) -> None:
             "from assistant.errors import ConfigError\n"
             "try: getattr(embedding, sys.argv[1])(Path(sys.argv[2]), Path(sys.argv[3]))\n"
             "except ConfigError as e: print(json.dumps([e.message, e.hint])); sys.exit(3)")
-    root = str(Path(__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     done = subprocess.run([sys.executable, "-c", code, step, str(source), str(target)], capture_output=True,
-                          text=True, env=env)
+                          text=True, env=child_environment())
     if done.returncode == 3:
         message, hint = json.loads(done.stdout.strip().splitlines()[-1])
         raise ConfigError(message, hint)

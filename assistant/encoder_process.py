@@ -9,15 +9,18 @@ never waits for them (measured in docs/benchmarks.md, "Sixth pass").
 The child builds the same ``Embedder`` on the same model file and encodes each window in one
 call (``Embedder.embed_window``); its vectors differ from an in-process ingest's only by the
 int8 rounding of other batch companions (mean cosine > 0.999, tests/test_encoder_process.py).
-It ignores Ctrl-C: the parent decides, and the child ends when its pipe closes.
+It ignores Ctrl-C: the parent decides, and the child ends when its socket closes.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import queue
 import signal
+import socket
+import subprocess
+import sys
 import threading
+from multiprocessing.connection import Connection
 from typing import Sequence
 
 from .errors import AssistantError, ConfigError
@@ -26,28 +29,35 @@ READY_SECONDS = 120.0  # loading the model takes ~1 s; the first export, done be
 
 
 class EncoderProcess:
-    """``embed(texts)`` answered by a child process running ``Embedder(model, backend, cache_dir)``."""
+    """``embed(texts)`` answered by a child process running ``Embedder(model, backend, cache_dir)``.
+
+    The child is ``python -m assistant.encoder_process``, not a ``multiprocessing.Process``:
+    spawn would import the caller's main script again in the child, which runs a library
+    user's unguarded script twice (and fails outright under ``python -`` or in a REPL).
+    Requests and replies go over a socket pair with ``multiprocessing``'s message framing.
+    """
 
     def __init__(self, embedder) -> None:
         self.embedder = embedder
-        self.process = None
-        self.conn = None
-        self.pending: list[int] = []  # sizes of the batches sent and not yet received
+        self.process: subprocess.Popen | None = None
+        self.conn: Connection | None = None
 
     def __enter__(self) -> "EncoderProcess":
+        from .embedding import child_environment
+
         e = self.embedder
         model_file = e._onnx_file()  # export or quantise here, once, so the child only loads the file
-        ctx = multiprocessing.get_context("spawn")  # never fork a process that runs Chroma's threads
-        self.conn, child_end = ctx.Pipe()
-        self.process = ctx.Process(target=_serve, name="assistant-encoder", daemon=True,
-                                   args=(child_end, str(e.path), e.backend, str(e.cache_dir) if e.cache_dir else None,
-                                         str(model_file)))
-        self.process.start()
-        child_end.close()
-        if not self.conn.poll(READY_SECONDS):
-            self.close()
-            raise ConfigError("The encoder process did not start.", "Set ASSISTANT_EMBED_PROCESS=0 to encode in this process.")
+        mine, theirs = socket.socketpair()
+        self.conn = Connection(mine.detach())
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "assistant.encoder_process", str(theirs.fileno()), str(e.path), e.backend,
+             str(e.cache_dir or ""), str(model_file)],
+            pass_fds=[theirs.fileno()], env=child_environment(), stdin=subprocess.DEVNULL)
+        theirs.close()
         try:
+            if not self.conn.poll(READY_SECONDS):
+                raise ConfigError("The encoder process did not start.",
+                                  "Set ASSISTANT_EMBED_PROCESS=0 to encode in this process.")
             self._check(self._receive())
         except AssistantError:
             self.close(wait=False)  # __exit__ does not run when __enter__ fails
@@ -61,7 +71,6 @@ class EncoderProcess:
     def send(self, texts: Sequence[str]) -> None:
         """Queue ``texts``: the child starts on them as soon as it is done with what it has."""
         self.conn.send(list(texts))
-        self.pending.append(len(texts))
 
     def receive(self):
         """The vectors of the oldest texts sent."""
@@ -69,15 +78,18 @@ class EncoderProcess:
 
         reply = self._receive()
         self._check(reply)
-        return np.frombuffer(reply[1], dtype=np.float32).reshape(self.pending.pop(0), -1)
+        return np.frombuffer(reply[1], dtype=np.float32).reshape(-1, self.embedder.dimension)
 
     def _receive(self):
         try:
             return self.conn.recv()
         except (EOFError, OSError):
+            code = None
             if self.process is not None:
-                self.process.join(1)  # reap it, so its exit code is known
-            code = self.process.exitcode if self.process is not None else None
+                try:
+                    code = self.process.wait(1)  # reap it, so its exit code is known
+                except subprocess.TimeoutExpired:
+                    pass
             raise AssistantError(f"The encoder process stopped (exit code {code}).",
                                  "Papers written so far are kept; run the ingest again to add the rest, "
                                  "or set ASSISTANT_EMBED_PROCESS=0 to encode in this process.") from None
@@ -98,17 +110,18 @@ class EncoderProcess:
             self.conn.close()
             self.conn = None
         if self.process is not None:
-            self.process.join(5 if wait else 0)
-            if self.process.is_alive():
+            try:
+                self.process.wait(5 if wait else 0.001)
+            except subprocess.TimeoutExpired:
                 self.process.kill()
-                self.process.join()
+                self.process.wait()
             self.process = None
 
     def __exit__(self, exc_type, *_) -> None:
         self.close(wait=exc_type is None)  # after Ctrl-C or an error, don't wait for work nobody will read
 
 
-def _serve(conn, model_path: str, backend: str, cache_dir: str | None, model_file: str) -> None:
+def _serve(conn: Connection, model_path: str, backend: str, cache_dir: str | None, model_file: str) -> None:
     """The child: load the model, then answer each list of texts with its vectors as float32 bytes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from .embedding import Embedder
@@ -149,3 +162,8 @@ def _serve(conn, model_path: str, backend: str, cache_dir: str | None, model_fil
             conn.send(("error", f"Encoding failed in the encoder process: {exc}", None))
             continue
         conn.send(("ok", vectors.astype("float32", copy=False).tobytes()))
+
+
+if __name__ == "__main__":
+    fd, model, runtime, cache, onnx_file = sys.argv[1:6]
+    _serve(Connection(int(fd)), model, runtime, cache or None, onnx_file)

@@ -81,7 +81,7 @@ def work_ours(corpus: Path, home: Path, backend: str, chroma_url: str | None = N
     with ChildPeaks() as children:
         report = assistant.ingest([corpus])
     seconds = time.perf_counter() - started
-    encoder = children.peak_of("spawn_main")  # the encoder process (multiprocessing's spawn)
+    encoder = children.peak_of("assistant.encoder_process")  # the encoder process
     return {"seconds": seconds, "cpu": _cpu() - cpu, "papers": report.papers, "chunks": report.chunks,
             "added": report.added, **marks, "bm25_s": seconds - marks.get("pipeline_s", seconds),
             "encoder_peak_mb": encoder, "together_mb": children.together_mb if encoder else 0.0}

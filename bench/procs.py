@@ -26,6 +26,25 @@ def status_mb(field: str, pid: int | str = "self") -> float:
     return 0.0
 
 
+def child_pids(pid: int | str = "self") -> list[int]:
+    """The processes that ``pid``'s threads started and that still run (from ``/proc``)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def command_line(pid: int) -> str:
+    """``pid``'s command line, words joined by spaces; "" once it has exited."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 class ChildPeaks:
     """Peak RSS of this process's children, sampled while they run (``with ChildPeaks() as peaks``).
 
@@ -47,19 +66,13 @@ class ChildPeaks:
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
             together = status_mb("VmRSS")
-            for task in Path("/proc/self/task").iterdir():
-                try:
-                    pids = (task / "children").read_text().split()
-                except OSError:
+            for pid in child_pids():
+                command = command_line(pid)
+                if not command:
                     continue
-                for pid in map(int, pids):
-                    try:
-                        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-                    except OSError:
-                        continue
-                    self.commands[pid] = command  # the last one seen: after exec, not the fork's copy
-                    self.peaks[pid] = max(status_mb("VmHWM", pid), self.peaks.get(pid, 0.0))
-                    together += status_mb("VmRSS", pid)
+                self.commands[pid] = command  # the last one seen: after exec, not the fork's copy
+                self.peaks[pid] = max(status_mb("VmHWM", pid), self.peaks.get(pid, 0.0))
+                together += status_mb("VmRSS", pid)
             self.together_mb = max(self.together_mb, together)
 
     def peak_of(self, needle: str) -> float:

@@ -267,22 +267,29 @@ def _embed_and_write(papers: list[Paper], *, store: Store, encoder, chunker: Chu
     pending: Future | None = None
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="chunker") as chunking, \
             ThreadPoolExecutor(max_workers=1, thread_name_prefix="chroma-writer") as writer:
+        upcoming: Future | None = None
+
+        def chunked() -> _Window | None:
+            """The window being chunked (None after the last), and the next one set going."""
+            nonlocal upcoming
+            ready = upcoming.result() if upcoming is not None else None
+            upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
+            return ready
+
         window: _Window | None = _prepare(next_window(), chunker)
-        upcoming: Future | None = chunking.submit(_prepare, next_window(), chunker) if papers else None
+        chunked()
         if ahead:
             encoder.send(window.chunk_texts)
         done = 0
         while window is not None:
             if ahead:  # queue the next window first, so the child never waits for this process
-                following = upcoming.result() if upcoming is not None else None
-                upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
+                following = chunked()
                 if following is not None:
                     encoder.send(following.chunk_texts)
                 vectors = encoder.receive()
             else:  # the next window is chunked while this one is embedded
                 vectors = encoder.embed(window.chunk_texts)
-                following = upcoming.result() if upcoming is not None else None
-                upcoming = chunking.submit(_prepare, next_window(), chunker) if papers else None
+                following = chunked()
             window.chunk_texts.clear()
             if pending is not None:
                 pending.result()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -31,9 +31,9 @@ def test_the_child_encodes_as_this_process_would(embedder):
     texts = ["which papers reduce reasoning token usage", "x", "We introduce PoLR (Path of Least Resistance)."] * 50
     with EncoderProcess(Embedder(backend=embedder.backend)) as encoder:
         child = encoder.process
-        assert child.is_alive() and child.pid != multiprocessing.current_process().pid
+        assert child.poll() is None and child.pid != os.getpid()
         got = encoder.embed(texts)
-    assert not child.is_alive()  # ended with the block
+    assert child.poll() is not None  # ended with the block
     want = embedder.embed_window(texts)  # the same call in this process
     assert got.shape == want.shape and got.dtype == np.float32
     assert np.allclose(got, want, atol=1e-6)
@@ -97,25 +97,22 @@ def test_embed_process_setting_reads_yes_and_no():
         Settings.from_env(env={"ASSISTANT_EMBED_PROCESS": "maybe"})
 
 
-def _children(pid: int) -> set[int]:
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found |= {int(c) for c in (task / "children").read_text().split()}
-        except OSError:
-            pass
-    return found
+def _start_ingest(corpus: Path, home: Path, **popen) -> tuple[subprocess.Popen, int]:
+    """`assistant ingest CORPUS` as a user runs it, and the pid of its encoder process once it runs."""
+    from bench.procs import child_pids, command_line
 
-
-def _encoder_child(pid: int) -> int | None:
-    for child in _children(pid):
-        try:
-            if b"multiprocessing" in Path(f"/proc/{child}/cmdline").read_bytes():
-                if b"resource_tracker" not in Path(f"/proc/{child}/cmdline").read_bytes():
-                    return child
-        except OSError:
-            pass
-    return None
+    env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none"}
+    proc = subprocess.Popen([str(ASSISTANT), "ingest", str(corpus)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env, cwd=ROOT, **popen)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        child = next((pid for pid in child_pids(proc.pid) if "assistant.encoder_process" in command_line(pid)), None)
+        if child is not None:
+            return proc, child
+        time.sleep(0.05)
+    proc.kill()
+    out, err = proc.communicate()
+    raise AssertionError(f"the ingest did not start an encoder process: {out} {err}")
 
 
 def test_ctrl_c_during_a_large_ingest_stops_both_processes_and_keeps_what_was_written(tmp_path):
@@ -124,15 +121,7 @@ def test_ctrl_c_during_a_large_ingest_stops_both_processes_and_keeps_what_was_wr
     from bench.generate import write
 
     corpus = write(600, "jsonl", tmp_path / "600.jsonl")
-    env = {**os.environ, "ASSISTANT_HOME": str(tmp_path / "home"), "ASSISTANT_LLM": "none"}
-    proc = subprocess.Popen([str(ASSISTANT), "ingest", str(corpus)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, cwd=ROOT, start_new_session=True)
-    deadline = time.monotonic() + 120
-    child = None
-    while child is None and time.monotonic() < deadline and proc.poll() is None:
-        child = _encoder_child(proc.pid)
-        time.sleep(0.05)
-    assert child is not None, "the ingest did not start an encoder process"
+    proc, child = _start_ingest(corpus, tmp_path / "home", start_new_session=True)
     time.sleep(3)  # into the first windows
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
@@ -153,15 +142,8 @@ def test_an_encoder_process_that_dies_is_one_line_and_what_was_written_is_kept(t
 
     corpus = write(600, "jsonl", tmp_path / "600.jsonl")
     home = tmp_path / "home"
-    env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none"}
-    proc = subprocess.Popen([str(ASSISTANT), "ingest", str(corpus)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, cwd=ROOT)
+    proc, child = _start_ingest(corpus, home)
     deadline = time.monotonic() + 120
-    child = None
-    while child is None and time.monotonic() < deadline and proc.poll() is None:
-        child = _encoder_child(proc.pid)
-        time.sleep(0.05)
-    assert child is not None, "the ingest did not start an encoder process"
     while time.monotonic() < deadline and proc.poll() is None and _papers_in(home) < 256:
         time.sleep(0.2)  # until the first window is in the store (reading does not wait for the writer)
     os.kill(child, signal.SIGKILL)
@@ -178,3 +160,17 @@ def test_an_encoder_process_that_dies_is_one_line_and_what_was_written_is_kept(t
 def _papers_in(home: Path) -> int:
     done = run_cli("papers", "--json", home=home)
     return len(json.loads(done.stdout)) if done.returncode == 0 and done.stdout.strip() else 0
+
+
+def test_a_library_users_unguarded_script_runs_once(tmp_path):
+    """A script without ``if __name__ == "__main__"``, even one fed on stdin, is not run again by the
+    encoder process (multiprocessing's spawn re-imports the main script, and fails on ``python -``)."""
+    script = (f"import ingest.pipeline\n"
+              f"ingest.pipeline.WINDOW = 8  # the bundled 49 papers: several windows, so the child is used\n"
+              f"from assistant import Assistant, Settings\n"
+              f"print('script started', flush=True)\n"
+              f"report = Assistant(Settings.from_env(home={str(tmp_path / 'home')!r}, llm='none')).ingest()\n"
+              f"print('added', report.added)\n")
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("script started") == 1 and "added 49" in done.stdout, done.stdout
