@@ -11,7 +11,8 @@ A paper whose name the query contains ("tell me about PoLR", typed "polr" or "Po
 relevant whatever its scores and comes first (``assistant.spelling``).
 
 ``relevance = dense + LEXICAL_WEIGHT * lexical``. A paper is relevant when its relevance
-is at least ``min_score`` and at least ``relative_score`` times the best paper's. Papers
+is at least ``min_score`` and either at least ``relative_score`` times the best paper's or the
+paper holds every term of the query. Papers
 are ordered by reciprocal-rank fusion of their dense and BM25 ranks (ordering only; the
 gate stays on the bounded relevance). The weights were chosen on the dev set
 (see docs/retrieval.md).
@@ -34,6 +35,7 @@ CANDIDATE_CHUNKS = 60
 CANDIDATE_LEXICAL = 20
 LEXICAL_WEIGHT = 0.35
 RRF_K = 60  # reciprocal-rank fusion constant (the usual value; 20 measured the same)
+FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a sum of floats, so not == 1)
 
 # Words that frame a question rather than say what it is about.
 _FRAME = re.compile(
@@ -173,11 +175,17 @@ class HybridSearcher:
 
     def _gated(self, query: str, min_score: float, relative_score: float, where) -> list[Candidate]:
         """The relevant candidates: a paper the query names, whatever its scores (a coined name means
-        little to the encoder: 'Rosix-4870' is 0.21 from its own abstract), and the papers whose relevance
-        clears the floor and is within ``relative_score`` of the best."""
+        little to the encoder: 'Rosix-4870' is 0.21 from its own abstract); the papers whose relevance
+        clears the floor and is within ``relative_score`` of the best; and the papers that clear the floor
+        and hold every term of the query.
+
+        The relative cut trims near-misses under a clear winner, but on a short query the encoder's
+        scores say little ("papers on Lean": ProofOptimizer, which simplifies Lean proofs, is 0.30 cosine
+        from the bare word, against 0.46 for Lean4PHYS), so a paper that has all the query's words is no
+        near-miss. The ``k`` cap still bounds how many are returned, in fused order."""
         ranked = self.candidates(query, where=where)
         floor = max(min_score, relative_score * max(c.relevance for c in ranked)) if ranked else min_score
-        return [c for c in ranked if c.named or c.relevance >= floor]
+        return [c for c in ranked if c.named or c.relevance >= floor or (c.lexical >= FULL_COVERAGE and c.relevance >= min_score)]
 
     def _allowed(self, where: dict[str, Any] | None) -> set[str] | None:
         """The papers a filter lets through, for BM25 (which holds no metadata); None: all of them.

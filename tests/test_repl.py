@@ -74,9 +74,9 @@ def test_chat_session_with_commands(chat, tmp_path):
 
 def test_history_and_ctrl_c_stops_only_the_answer(chat):
     child = chat("--llm", "local")
-    # four papers to write about (~2 s with the local model), so Ctrl-C lands before the answer ends
+    # five papers to write about (~2 s with the local model), so Ctrl-C lands before the answer ends
     child.sendline("papers on Lean, robots, and audio")
-    child.expect("4 papers in the store address this")  # the answer has started streaming
+    child.expect("5 papers in the store address this")  # the answer has started streaming
     child.sendintr()
     child.expect(r"\(stopped\)")
     child.expect("incomplete")
@@ -166,7 +166,7 @@ def test_ctrl_c_soon_after_the_answer_starts_stops_it(chat, delay):
 
     child = chat("--llm", "local")
     child.sendline("papers on Lean, robots, and audio")
-    child.expect("4 papers in the store address this")
+    child.expect("5 papers in the store address this")
     time.sleep(delay)
     child.sendintr()
     child.expect(r"\(stopped\)")
