@@ -60,7 +60,7 @@ class Assistant:
             report = ingest_paths(targets, store=self.store, embedder=self.embedder, settings=self.settings,
                                   progress=progress, rebuild=rebuild)
             if report.changed:
-                self.lexical.ensure_current()  # pay the BM25 rebuild here, not on the next query
+                self.lexical.sync()  # pay the BM25 indexing here, not on the next query
         return report
 
     @cached_property

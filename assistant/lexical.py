@@ -179,6 +179,25 @@ class LexicalIndex:
                     raise
                 self._revision = revision
 
+    def sync(self) -> None:
+        """Bring the index on disk up to the store's revision, as an ingest's last step, without building
+        the structures a query uses: the next query loads them from disk (0.1 s at 20k papers). At 20k
+        that building, a column-wise copy of the whole matrix with its names, is what set the ingest's peak."""
+        with self._lock:
+            revision = self.store.revision()
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with self._folder_lock():
+                manifest = self._read_manifest()
+                if manifest.get("revision") == revision:
+                    return
+                try:
+                    if not self._load(manifest):
+                        manifest = {}
+                    self._sync(revision)
+                finally:  # what this process held is older than the disk now: reload it when asked
+                    self._segments, self._by_term, self._revision = [], None, None
+                    release_free_memory()
+
     @contextmanager
     def _folder_lock(self) -> Iterator[None]:
         """Processes sharing a home take turns syncing the folder (held for the sync only)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -55,6 +56,9 @@ def test_adding_and_removing_files_touches_only_what_changed(make_assistant, tmp
     assistant = make_assistant()
     assistant.ingest([folder])
     index = assistant.lexical
+    manifest = json.loads((index.folder / "manifest.json").read_text())
+    assert manifest["revision"] == assistant.store.revision()  # the ingest wrote the index, for every process
+    assert index._by_term is None  # and did not build the query's structures, which the next query loads
     before = index.describe()
     assert len(before["segments"]) == 1 and before["deleted"] == 0
     segment_file = index.folder / f"{before['segments'][0]}.npz"
