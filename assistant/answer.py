@@ -34,11 +34,12 @@ class Citation:
     sources: list[dict]
     evidence: str
     text: str
+    topic: str | None = None  # the part of a several-topic question it answers
 
     def as_dict(self) -> dict:
         return {"n": self.n, "id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"]} for s in self.sources],
-                "evidence": self.evidence, "text": self.text}
+                "evidence": self.evidence, "text": self.text, "topic": self.topic}
 
 
 @dataclass
@@ -91,7 +92,7 @@ class AnswerStream:
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False) -> None:
         self.answer = Answer(question=question, model=model_name, query=query, note=note)
-        self.citations = [Citation(i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text)
+        self.citations = [Citation(i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic)
                           for i, h in enumerate(hits, 1)]
         self._backend = backend
         self._question = question
@@ -128,6 +129,8 @@ class AnswerStream:
             for citation in self.citations:
                 if self._cancelled:
                     break
+                if citation.topic and (citation.n == 1 or self.citations[citation.n - 2].topic != citation.topic):
+                    yield emit(f"\n\n**On {citation.topic}:**")  # a question on several topics
                 yield emit(f"\n- **{citation.title}** [{citation.n}]: ")
                 cited.append(citation)
                 for piece in self._sentence(citation):

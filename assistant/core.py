@@ -146,8 +146,11 @@ class Assistant:
         single = resolved.restrict_to is not None and len(resolved.restrict_to) == 1
         hits = self.searcher.search(resolved.query, k=k or s.k, min_score=-1.0 if single else s.min_score,
                                     relative_score=0.0 if single else s.relative_score, where=clause)
-        evidence = {pid: sentence for pid, (sentence, _score) in
-                    best_sentences(resolved.query, {h.id: h.text for h in hits}, self.embedder, self.lexical).items()}
+        evidence = {}  # each paper's sentence that best answers the topic it was found for
+        for topic in dict.fromkeys(h.topic for h in hits):
+            texts = {h.id: h.text for h in hits if h.topic == topic}
+            found = best_sentences(topic or resolved.query, texts, self.embedder, self.lexical)
+            evidence.update({pid: sentence for pid, (sentence, _score) in found.items()})
         backend, note = self.backend(llm) if hits else (None, "")
         model = backend.name if backend is not None else "none"
 

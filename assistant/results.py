@@ -15,11 +15,14 @@ class PaperHit:
     text: str
     passage: str
     metadata: dict = field(default_factory=dict)
+    topic: str | None = None  # the part of a several-topic question this paper was found for
 
     @classmethod
-    def from_store(cls, pid: str, meta: dict, text: str, score: float = 0.0, passage: str = "") -> "PaperHit":
+    def from_store(cls, pid: str, meta: dict, text: str, score: float = 0.0, passage: str = "",
+                   topic: str | None = None) -> "PaperHit":
         extra = {k: v for k, v in meta.items() if k not in {"title", "sources", "files", "n_chunks", "title_given"}}
-        return cls(pid, meta.get("title", pid), json.loads(meta.get("sources", "[]")), score, text, passage or text, extra)
+        return cls(pid, meta.get("title", pid), json.loads(meta.get("sources", "[]")), score, text, passage or text, extra,
+                   topic)
 
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]
@@ -27,4 +30,4 @@ class PaperHit:
     def as_dict(self) -> dict:
         return {"id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
-                "score": round(self.score, 4), "text": self.text, "passage": self.passage}
+                "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic}

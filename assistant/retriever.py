@@ -19,5 +19,6 @@ class PaperRetriever(BaseRetriever):
         hits = self._assistant.search(query_bundle.query_str, k=self._k, where=self._where)
         return [NodeWithScore(node=TextNode(id_=hit.id, text=hit.text,
                                             metadata={"title": hit.title, "sources": hit.source_labels(),
-                                                      "passage": hit.passage}),
+                                                      "passage": hit.passage,
+                                                      **({"topic": hit.topic} if hit.topic else {})}),
                               score=hit.score) for hit in hits]

@@ -227,12 +227,16 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
                where: dict[str, Any] | None = None) -> list[PaperHit]:
-        """Relevant papers, best first. A question naming several topics is searched per topic, and
-        the topics' relevant papers take turns in the result, so the first topic cannot crowd out the rest."""
-        per_topic = [self._gated(part, min_score, relative_score, where) for part in topics(query)]
-        kept: list[Candidate] = []
+        """Relevant papers, best first. A question naming several topics is searched per topic: the
+        topics' relevant papers take turns for the ``k`` places, so the first topic cannot crowd out the
+        rest, and are then returned grouped by topic, each hit naming its ``topic``."""
+        parts = topics(query)
+        per_topic = [self._gated(part, min_score, relative_score, where) for part in parts]
+        chosen: dict[str, int] = {}  # paper -> the topic it was taken for
         for rank in range(max(map(len, per_topic), default=0)):
-            for found in per_topic:
-                if rank < len(found) and all(c.id != found[rank].id for c in kept):
-                    kept.append(found[rank])
-        return [PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage) for c in kept[:k]]
+            for number, found in enumerate(per_topic):
+                if rank < len(found) and found[rank].id not in chosen and len(chosen) < k:
+                    chosen[found[rank].id] = number
+        kept = [(number, c) for number, found in enumerate(per_topic) for c in found if chosen.get(c.id) == number]
+        return [PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage,
+                                    topic=focus(parts[number]) if len(parts) > 1 else None) for number, c in kept]

@@ -83,6 +83,14 @@ def test_evidence_is_what_the_authors_claim_rather_than_background(corpus, quest
     assert answer.citations and answer.citations[0].evidence.startswith(evidence_starts)
 
 
+def test_an_answer_on_several_topics_is_grouped_by_topic(corpus):
+    answer = corpus.ask("papers on Lean or on robots", llm="none")
+    text = answer.answer
+    assert text.index("**On Lean:**") < text.index("ProofOptimizer") < text.index("**On robots:**") < text.index("WorldGym")
+    assert [c.topic for c in answer.citations] == ["Lean", "Lean", "robots", "robots"]
+    assert answer.as_dict()["citations"][0]["topic"] == "Lean"
+
+
 def test_unanswerable_question_abstains_and_cites_nothing(corpus):
     answer = corpus.ask("diffusion models for weather forecasting", llm="none")
     assert answer.citations == [] and answer.abstained

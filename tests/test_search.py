@@ -96,7 +96,8 @@ def test_unanswerable_questions_return_nothing(corpus, dev_set):
 def test_result_shape(corpus):
     hit = corpus.search("proof simplification for Lean", k=1)[0]
     data = hit.as_dict()
-    assert set(data) == {"id", "title", "sources", "score", "text", "passage"}
+    assert set(data) == {"id", "title", "sources", "score", "text", "passage", "topic"}
+    assert data["topic"] is None  # set only for a question on several topics
     assert data["passage"] in data["text"] and len(data["text"]) > len(data["passage"])
     assert data["sources"][0]["file"].endswith(".txt")
 
@@ -121,6 +122,12 @@ def test_several_topics_each_get_their_papers(corpus):
     titles = [h.title for h in corpus.search("papers on Lean or on robots", k=6)]
     assert any(t.startswith(("ProofOptimizer", "Lean4PHYS")) for t in titles)
     assert any(t.startswith(("WorldGym", "VLBiMan")) for t in titles)
+    hits = corpus.search("papers on Lean, robots, and audio", k=5)
+    # the topics take turns for the 5 places, then the hits come grouped by topic, in the question's order
+    assert [h.topic for h in hits] == ["Lean", "Lean", "robots", "robots", "audio"]
+    assert [h.title.split(":")[0] for h in hits[:2]] == ["Lean4PHYS", "ProofOptimizer"] and hits[4].title.startswith("Echo")
+    assert [h.topic for h in corpus.search("papers on Lean, robots, and audio", k=3)] == ["Lean", "robots", "audio"]
+    assert {h.topic for h in corpus.search("proof simplification for Lean", k=3)} == {None}  # one topic: no label
     listed = [h.title for h in corpus.search("papers on Lean, robots, and audio", k=6)]
     assert [any(t.startswith(names) for t in listed) for names in (("ProofOptimizer", "Lean4PHYS"), ("WorldGym", "VLBiMan"), "Echo")] \
         == [True, True, True]

@@ -591,6 +591,18 @@ def test_rendering_escapes_everything_and_links_only_citations():
     assert "<img" not in lib and "<i>" not in lib and "&lt;f&gt;.txt" in lib
 
 
+def test_sources_of_a_question_on_several_topics_name_their_topic(corpus):
+    from ui.web import WebApp
+
+    app = WebApp(corpus)
+    *_, (chat, sources, _) = list(app.respond("papers on Lean or on robots", 5, "none", app.new_session()))
+    assert "<strong>On Lean:</strong>" in chat and "<strong>On robots:</strong>" in chat
+    assert sources.count('<div class="topic">on <b>Lean</b></div>') == 2
+    assert sources.count('<div class="topic">on <b>robots</b></div>') == 2
+    *_, (_, single, _) = list(app.respond("proof simplification for Lean", 5, "none", app.new_session()))
+    assert 'class="topic"' not in single
+
+
 def test_errors_and_incomplete_answers_end_the_turn(make_assistant, tmp_path):
     from assistant.answer import Answer
     from ui.web import WebApp

@@ -114,6 +114,8 @@ def _print_hits(hits) -> None:
     if not hits:
         click.echo("No paper in the store is relevant to that.")
     for rank, hit in enumerate(hits, 1):
+        if hit.topic and (rank == 1 or hits[rank - 2].topic != hit.topic):  # a question on several topics
+            click.echo(click.style(f"On {hit.topic}:", underline=True))
         click.echo(click.style(f"{rank}. {hit.title}", bold=True) + f"  (relevance {hit.score:.2f})")
         click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}")
         click.echo(f"   \u201c{hit.passage.strip()}\u201d\n")

@@ -22,7 +22,7 @@ def print_citations(answer, out=click.echo) -> None:
     out(click.style("\nSources", bold=True))
     for c in answer.citations:
         where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
-        out(f"[{c.n}] {c.title}  ({where})")
+        out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else ""))
         out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
 
 

@@ -131,12 +131,18 @@ def files_html(sources: Iterable[dict]) -> str:
     return f'<div class="files">{chips}</div>'
 
 
+def topic_html(topic: str | None) -> str:
+    """For a question on several topics ("papers on Lean or on robots"): the one this paper answers."""
+    return f'<div class="topic">on <b>{esc(topic)}</b></div>' if topic else ""
+
+
 def source_card(turn: int, citation: Any, open_: bool = False) -> str:
     """One cited paper: badge, title, files, the evidence sentence, and the full abstract (expandable)."""
     sid = source_id(turn, citation.n)
     return (f'<article class="src" id="{sid}">'
             f'<div class="src-head"><span class="badge">{citation.n}</span>'
             f'<h4 class="src-title">{esc(citation.title)}</h4></div>'
+            f'{topic_html(getattr(citation, "topic", None))}'
             f'{files_html(citation.sources)}'
             f'<blockquote class="quote">{prose(citation.evidence)}</blockquote>'
             f'<details class="abstract"{" open" if open_ else ""}><summary>Full abstract</summary>'

@@ -137,6 +137,8 @@ a.cite:hover { background: var(--accent); color: #fff !important; }
 .badge { flex: 0 0 auto; background: var(--accent); color: #fff; border-radius: 999px; font-size: 0.75rem;
          font-weight: 600; min-width: 1.6em; text-align: center; padding: 1px 6px; }
 .src-title { margin: 0 !important; font-size: 1rem !important; font-weight: 600; color: var(--ink); line-height: 1.35; }
+.topic { font-size: 0.78rem; color: #5b6275; margin: 4px 0 0; }
+.topic b { color: var(--accent); font-weight: 600; }
 .files { display: flex; flex-wrap: wrap; gap: 4px; margin: 6px 0 4px; }
 .file-chip { font-family: 'IBM Plex Mono', ui-monospace, monospace; font-size: 0.72rem; color: #5b6275;
              background: #f0f2f7; border-radius: 6px; padding: 1px 6px; overflow-wrap: anywhere; }
