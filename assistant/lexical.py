@@ -182,7 +182,8 @@ class LexicalIndex:
     def sync(self) -> None:
         """Bring the index on disk up to the store's revision, as an ingest's last step, without building
         the structures a query uses: the next query loads them from disk (0.1 s at 20k papers). At 20k
-        that building, a column-wise copy of the whole matrix with its names, is what set the ingest's peak."""
+        that building, a column-wise copy of the whole matrix with its names, is what set the ingest's peak.
+        A process that had already built them (the web app) keeps answering from them until then."""
         with self._lock:
             revision = self.store.revision()
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -194,8 +195,8 @@ class LexicalIndex:
                     if not self._load(manifest):
                         manifest = {}
                     self._sync(revision)
-                finally:  # what this process held is older than the disk now: reload it when asked
-                    self._segments, self._by_term, self._revision = [], None, None
+                finally:  # the disk is ahead of what queries here read now: they reload it when next asked
+                    self._segments, self._revision = [], None
                     release_free_memory()
 
     @contextmanager
@@ -216,21 +217,24 @@ class LexicalIndex:
             return {}
 
     def _load(self, manifest: dict) -> bool:
-        """Read the index on disk; False when there is none usable (then it starts empty and syncs)."""
-        self._vocab, self._segments = {}, []
+        """Read the index on disk; False when there is none usable (then it starts empty and syncs).
+
+        The vocabulary is replaced in one assignment: a query running in another thread (the web app
+        while an upload is ingested) never sees it empty."""
         if not manifest:
+            self._vocab, self._segments = {}, []
             self._clear_folder()  # none, or of an older format
             return False
         try:
             terms = json.loads((self.folder / "vocab.json").read_text())
-            self._segments = [Segment.load(self.folder, name) for name in manifest["segments"]]
-            for seg in self._segments:
+            segments = [Segment.load(self.folder, name) for name in manifest["segments"]]
+            for seg in segments:
                 seg.deleted = set(manifest.get("deleted", {}).get(seg.name, []))
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            self._segments = []
+            self._vocab, self._segments = {}, []
             self._clear_folder()  # damaged: rebuild from the store
             return False
-        self._vocab = {term: i for i, term in enumerate(terms)}
+        self._vocab, self._segments = {term: i for i, term in enumerate(terms)}, segments
         return True
 
     def _clear_folder(self) -> None:
@@ -356,9 +360,10 @@ class LexicalIndex:
         so a search can take the best ones and read its other candidates' scores from the same pass."""
         self.ensure_current()
         tokens = self.tokenize([query])
-        terms = sorted({self._vocab[t] for t in (tokens[0] if tokens else []) if t in self._vocab})
-        values = np.zeros(len(self._ids), dtype=np.float32)
         matrix = self._by_term
+        width = matrix.shape[1] if matrix is not None else 0  # an ingest in another thread may have added terms since
+        terms = sorted({self._vocab[t] for t in (tokens[0] if tokens else []) if self._vocab.get(t, width) < width})
+        values = np.zeros(len(self._ids), dtype=np.float32)
         for term in terms:
             rows = matrix.indices[matrix.indptr[term]:matrix.indptr[term + 1]]
             tf = matrix.data[matrix.indptr[term]:matrix.indptr[term + 1]]
