@@ -52,14 +52,18 @@ class EncoderProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "assistant.encoder_process", str(theirs.fileno()), str(e.path), e.backend,
              str(e.cache_dir or ""), str(model_file)],
-            pass_fds=[theirs.fileno()], env=child_environment(), stdin=subprocess.DEVNULL)
+            pass_fds=[theirs.fileno()], env=child_environment(), stdin=subprocess.DEVNULL,
+            # A process group of its own: Ctrl-C in the terminal reaches only this process, which stops
+            # the child itself. A SIGINT reaching the child while its Python is still starting, before
+            # it can ignore the signal, printed "Fatal Python error: init_import_site" on the terminal.
+            process_group=0)
         theirs.close()
         try:
             if not self.conn.poll(READY_SECONDS):
                 raise ConfigError("The encoder process did not start.",
                                   "Set ASSISTANT_EMBED_PROCESS=0 to encode in this process.")
             self._check(self._receive())
-        except AssistantError:
+        except BaseException:  # an error, or Ctrl-C while the child loads the model
             self.close(wait=False)  # __exit__ does not run when __enter__ fails
             raise
         return self
@@ -166,4 +170,9 @@ def _serve(conn: Connection, model_path: str, backend: str, cache_dir: str | Non
 
 if __name__ == "__main__":
     fd, model, runtime, cache, onnx_file = sys.argv[1:6]
-    _serve(Connection(int(fd)), model, runtime, cache or None, onnx_file)
+    try:
+        _serve(Connection(int(fd)), model, runtime, cache or None, onnx_file)
+    except (BrokenPipeError, ConnectionResetError):
+        # The parent has gone (Ctrl-C while this child was still loading the model, say), and the
+        # parent has said why: no traceback of ours on the same terminal.
+        sys.exit(0)
