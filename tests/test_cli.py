@@ -58,3 +58,19 @@ def test_every_command_has_help_with_examples(tmp_path):
         result = run_cli(command, "--help", home=tmp_path)
         assert result.returncode == 0 and "Usage: assistant" in result.stdout, command
         assert "assistant " + command.split()[0] in result.stdout or command in ("chat", "ui"), command
+
+
+def test_answers_show_markdown_bold_as_bold_only_on_a_colour_terminal():
+    import click
+
+    import ui.cli  # noqa: F401  (the command group, which registers the answering commands, loads first)
+    from ui.cli_answer import for_terminal
+
+    piece = "\n\n**On Lean:**\n- **ProofOptimizer** [2]: a **5.3** gain"
+    with click.Context(click.Command("ask"), color=True):
+        shown = for_terminal(piece)
+    assert "**" not in shown and click.style("On Lean:", bold=True) in shown
+    assert click.unstyle(shown) == piece.replace("**", "")
+    with click.Context(click.Command("ask"), color=False):  # NO_COLOR, TERM=dumb
+        assert for_terminal(piece) == piece
+    assert for_terminal(piece) == piece  # no command context, and pytest's stdout is no terminal
