@@ -90,7 +90,8 @@ class AnswerStream:
 
     def __init__(self, question: str, query: str, hits: list[PaperHit], evidence: dict[str, str],
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
-                 on_done: Callable[["Answer"], None] | None = None, filtered: bool = False) -> None:
+                 on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
+                 empty_topics: list[str] | None = None) -> None:
         self.answer = Answer(question=question, model=model_name, query=query, note=note)
         self.citations = [Citation(i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic)
                           for i, h in enumerate(hits, 1)]
@@ -99,6 +100,7 @@ class AnswerStream:
         self._max_tokens = max_tokens
         self._store_size = store_size
         self._filtered = filtered
+        self._empty_topics = empty_topics or []  # topics of the question that found no paper
         self._started = time.perf_counter()
         self._cancelled = False
         self._on_done = on_done
@@ -126,11 +128,12 @@ class AnswerStream:
             count = len(self.citations)
             where = "matching the filters" if self._filtered else "in the store"
             yield emit(f"One paper {where} addresses this:" if count == 1 else f"{count} papers {where} address this:")
+            grouped = len({c.topic for c in self.citations}) > 1  # a question on several topics that found each
             for citation in self.citations:
                 if self._cancelled:
                     break
-                if citation.topic and (citation.n == 1 or self.citations[citation.n - 2].topic != citation.topic):
-                    yield emit(f"\n\n**On {citation.topic}:**")  # a question on several topics
+                if grouped and (citation.n == 1 or self.citations[citation.n - 2].topic != citation.topic):
+                    yield emit(f"\n\n**On {citation.topic}:**")
                 yield emit(f"\n- **{citation.title}** [{citation.n}]: ")
                 cited.append(citation)
                 for piece in self._sentence(citation):
@@ -140,6 +143,8 @@ class AnswerStream:
             finished = not self._cancelled
             if self._cancelled:
                 yield emit("\n\n_(stopped)_")
+            elif self._empty_topics:
+                yield emit(f"\n\nNothing {where} is about {' or '.join(self._empty_topics)}.")
         except LLMError as exc:
             self.answer.note = str(exc)
             yield emit(f"\n\n_Answer incomplete: {exc}_")

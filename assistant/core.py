@@ -144,8 +144,9 @@ class Assistant:
             restrict = {"paper_id": {"$in": resolved.restrict_to}}
             clause = {"$and": [restrict, where]} if where else restrict
         single = resolved.restrict_to is not None and len(resolved.restrict_to) == 1
-        hits = self.searcher.search(resolved.query, k=k or s.k, min_score=-1.0 if single else s.min_score,
-                                    relative_score=0.0 if single else s.relative_score, where=clause)
+        hits, empty_topics = self.searcher.search_topics(
+            resolved.query, k=k or s.k, min_score=-1.0 if single else s.min_score,
+            relative_score=0.0 if single else s.relative_score, where=clause)
         evidence = {}  # each paper's sentence that best answers the topic it was found for
         for topic in dict.fromkeys(h.topic for h in hits):
             texts = {h.id: h.text for h in hits if h.topic == topic}
@@ -160,7 +161,8 @@ class Assistant:
                                       [c.id for c in answer.citations], [c.title for c in answer.citations]))
 
         return AnswerStream(question, resolved.query, hits, evidence, backend, model, s.max_tokens,
-                            self.stats()["papers"], note=note, on_done=remember, filtered=bool(where))
+                            self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
+                            empty_topics=empty_topics if resolved.restrict_to is None else [])
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""

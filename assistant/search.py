@@ -227,9 +227,16 @@ class HybridSearcher:
 
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
                where: dict[str, Any] | None = None) -> list[PaperHit]:
-        """Relevant papers, best first. A question naming several topics is searched per topic: the
-        topics' relevant papers take turns for the ``k`` places, so the first topic cannot crowd out the
-        rest, and are then returned grouped by topic, each hit naming its ``topic``."""
+        """Relevant papers, best first (see ``search_topics``)."""
+        return self.search_topics(query, k=k, min_score=min_score, relative_score=relative_score, where=where)[0]
+
+    def search_topics(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
+                      where: dict[str, Any] | None = None) -> tuple[list[PaperHit], list[str]]:
+        """Relevant papers, best first, and the topics of the question that found none.
+
+        A question naming several topics is searched per topic: the topics' relevant papers take
+        turns for the ``k`` places, so the first topic cannot crowd out the rest, and are then
+        returned grouped by topic, each hit naming its ``topic``."""
         parts = topics(query)
         per_topic = [self._gated(part, min_score, relative_score, where) for part in parts]
         chosen: dict[str, int] = {}  # paper -> the topic it was taken for
@@ -238,5 +245,7 @@ class HybridSearcher:
                 if rank < len(found) and found[rank].id not in chosen and len(chosen) < k:
                     chosen[found[rank].id] = number
         kept = [(number, c) for number, found in enumerate(per_topic) for c in found if chosen.get(c.id) == number]
-        return [PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage,
-                                    topic=focus(parts[number]) if len(parts) > 1 else None) for number, c in kept]
+        several = len(parts) > 1
+        hits = [PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage,
+                                    topic=focus(parts[number]) if several else None) for number, c in kept]
+        return hits, [focus(part) for part, found in zip(parts, per_topic) if several and not found]

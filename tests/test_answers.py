@@ -88,7 +88,17 @@ def test_an_answer_on_several_topics_is_grouped_by_topic(corpus):
     text = answer.answer
     assert text.index("**On Lean:**") < text.index("ProofOptimizer") < text.index("**On robots:**") < text.index("WorldGym")
     assert [c.topic for c in answer.citations] == ["Lean", "Lean", "robots", "robots"]
-    assert answer.as_dict()["citations"][0]["topic"] == "Lean"
+    assert answer.as_dict()["citations"][0]["topic"] == "Lean" and "Nothing" not in text
+    # a topic that found nothing is said so; a single group of papers gets no heading
+    lean = answer.citations[1].id
+    narrowed = corpus.ask("papers on Lean or on robots", llm="none", where={"paper_id": lean}).answer
+    assert "ProofOptimizer" in narrowed and "**On" not in narrowed
+    assert narrowed.rstrip().endswith("Nothing matching the filters is about robots.")
+    conversation = corpus.conversation()
+    corpus.ask("papers on Lean or on robots", llm="none", conversation=conversation)
+    follow_up = corpus.ask("tell me more about the second one", llm="none", conversation=conversation)
+    assert [c.id for c in follow_up.citations] == [lean]
+    assert "**On" not in follow_up.answer and "Nothing" not in follow_up.answer
 
 
 def test_unanswerable_question_abstains_and_cites_nothing(corpus):

@@ -128,6 +128,10 @@ def test_several_topics_each_get_their_papers(corpus):
     assert [h.title.split(":")[0] for h in hits[:2]] == ["Lean4PHYS", "ProofOptimizer"] and hits[4].title.startswith("Echo")
     assert [h.topic for h in corpus.search("papers on Lean, robots, and audio", k=3)] == ["Lean", "robots", "audio"]
     assert {h.topic for h in corpus.search("proof simplification for Lean", k=3)} == {None}  # one topic: no label
+    lean = next(h.id for h in hits if h.title.startswith("ProofOptimizer"))
+    only, empty = corpus.searcher.search_topics("papers on Lean or on robots", k=5, min_score=0.62, relative_score=0.85,
+                                                where={"paper_id": lean})  # one topic has hits
+    assert [(h.id, h.topic) for h in only] == [(lean, "Lean")] and empty == ["robots"]
     listed = [h.title for h in corpus.search("papers on Lean, robots, and audio", k=6)]
     assert [any(t.startswith(names) for t in listed) for names in (("ProofOptimizer", "Lean4PHYS"), ("WorldGym", "VLBiMan"), "Echo")] \
         == [True, True, True]
