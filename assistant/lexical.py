@@ -164,12 +164,9 @@ class LexicalIndex:
             revision = self.store.revision()
             if self._by_term is not None and revision == self._revision:
                 return
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with self._folder_lock():
-                manifest = self._read_manifest()
+            with self._held_folder() as manifest:
                 if manifest.get("revision") != self._revision or self._by_term is None:
-                    if not self._load(manifest):
-                        manifest = {}
+                    manifest = self._load(manifest)
                 try:
                     if manifest.get("revision") != revision:
                         self._sync(revision)
@@ -186,26 +183,25 @@ class LexicalIndex:
         A process that had already built them (the web app) keeps answering from them until then."""
         with self._lock:
             revision = self.store.revision()
-            self.folder.mkdir(parents=True, exist_ok=True)
-            with self._folder_lock():
-                manifest = self._read_manifest()
+            with self._held_folder() as manifest:
                 if manifest.get("revision") == revision:
                     return
                 try:
-                    if not self._load(manifest):
-                        manifest = {}
+                    self._load(manifest)
                     self._sync(revision)
                 finally:  # the disk is ahead of what queries here read now: they reload it when next asked
                     self._segments, self._revision = [], None
                     release_free_memory()
 
     @contextmanager
-    def _folder_lock(self) -> Iterator[None]:
-        """Processes sharing a home take turns syncing the folder (held for the sync only)."""
+    def _held_folder(self) -> Iterator[dict]:
+        """The folder, locked, and its manifest: processes sharing a home take turns syncing it (held
+        for the sync only)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
         with open(self.folder / ".lock", "a+") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
-                yield
+                yield self._read_manifest()
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -216,15 +212,16 @@ class LexicalIndex:
         except (OSError, ValueError):
             return {}
 
-    def _load(self, manifest: dict) -> bool:
-        """Read the index on disk; False when there is none usable (then it starts empty and syncs).
+    def _load(self, manifest: dict) -> dict:
+        """Read the index on disk; returns its manifest, or {} when there is none usable (then it
+        starts empty and syncs).
 
         The vocabulary is replaced in one assignment: a query running in another thread (the web app
         while an upload is ingested) never sees it empty."""
         if not manifest:
             self._vocab, self._segments = {}, []
             self._clear_folder()  # none, or of an older format
-            return False
+            return {}
         try:
             terms = json.loads((self.folder / "vocab.json").read_text())
             segments = [Segment.load(self.folder, name) for name in manifest["segments"]]
@@ -233,9 +230,9 @@ class LexicalIndex:
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             self._vocab, self._segments = {}, []
             self._clear_folder()  # damaged: rebuild from the store
-            return False
+            return {}
         self._vocab, self._segments = {term: i for i, term in enumerate(terms)}, segments
-        return True
+        return manifest
 
     def _clear_folder(self) -> None:
         for path in self.folder.iterdir():
