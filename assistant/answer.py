@@ -35,11 +35,13 @@ class Citation:
     evidence: str
     text: str
     topic: str | None = None  # the part of a several-topic question it answers
+    contributions: list[str] = field(default_factory=list)  # the paper's kinds of contribution (ingest's labels)
 
     def as_dict(self) -> dict:
         return {"n": self.n, "id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"]} for s in self.sources],
-                "evidence": self.evidence, "text": self.text, "topic": self.topic}
+                "evidence": self.evidence, "text": self.text, "topic": self.topic,
+                "contributions": self.contributions}
 
 
 @dataclass
@@ -53,6 +55,9 @@ class Answer:
     note: str = ""
     timings: dict = field(default_factory=dict)
     rewrites: dict = field(default_factory=lambda: {"kept": 0, "rejected": 0})  # model sentences vs. quotes shown instead
+    plan: "Plan | None" = None
+    total: int = 0                      # papers that answer the question (a list answer cites a page of them)
+    comparison: list[dict] = field(default_factory=list)  # a comparison's rows, aligned with citations by n
 
     @property
     def abstained(self) -> bool:
@@ -60,15 +65,19 @@ class Answer:
 
     def as_dict(self) -> dict:
         out = {"question": self.question, "answer": self.answer, "model": self.model,
-               "citations": [c.as_dict() for c in self.citations], "complete": self.complete}
+               "citations": [c.as_dict() for c in self.citations], "complete": self.complete,
+               "plan": self.plan.as_dict() if self.plan else None, "total": self.total}
+        if self.comparison:
+            out["comparison"] = self.comparison
         if self.note:
             out["note"] = self.note
         return out
 
 
-def keep_valid_citations(text: str, count: int) -> str:
-    """Drop every ``[n]`` that is not a citation of this answer (1..count)."""
-    return _CITE_WITH_SPACE.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= count else "", text)
+def keep_valid_citations(text: str, valid: int | set[int]) -> str:
+    """Drop every ``[n]`` that is not a citation of this answer (``valid``: its numbers, or a count: 1..count)."""
+    numbers = set(range(1, valid + 1)) if isinstance(valid, int) else valid
+    return _CITE_WITH_SPACE.sub(lambda m: m.group(0) if int(m.group(1)) in numbers else "", text)
 
 
 def as_data(text: str) -> str:
@@ -88,12 +97,18 @@ class AnswerStream:
     show the sources while the text is still being written.
     """
 
-    def __init__(self, question: str, query: str, hits: list[PaperHit], evidence: dict[str, str],
+    def __init__(self, plan: "Plan", hits: list[PaperHit], evidence: dict[str, str],
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
-                 empty_topics: list[str] | None = None) -> None:
-        self.answer = Answer(question=question, model=model_name, query=query, note=note)
-        self.citations = [Citation(i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic)
+                 empty_topics: list[str] | None = None, total: int | None = None) -> None:
+        question = plan.question
+        self.plan = plan
+        self.total = len(hits) if total is None else total
+        first = (plan.page - 1) * plan.page_size if plan.paged and plan.page_size else 0
+        self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
+                             total=self.total)
+        self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
+                                   list(h.metadata.get("contributions") or []))
                           for i, h in enumerate(hits, 1)]
         self._backend = backend
         self._question = question
@@ -122,17 +137,16 @@ class AnswerStream:
 
         try:
             if not self.citations:
-                yield emit(abstention(self._store_size, self._filtered))
+                yield emit(self._nothing())
                 finished = True
                 return
-            count = len(self.citations)
             where = "matching the filters" if self._filtered else "in the store"
-            yield emit(f"One paper {where} addresses this:" if count == 1 else f"{count} papers {where} address this:")
+            yield emit(opening(self.plan, len(self.citations), self.total, where))
             grouped = len({c.topic for c in self.citations}) > 1  # a question on several topics that found each
-            for citation in self.citations:
+            for i, citation in enumerate(self.citations):
                 if self._cancelled:
                     break
-                if grouped and (citation.n == 1 or self.citations[citation.n - 2].topic != citation.topic):
+                if grouped and (i == 0 or self.citations[i - 1].topic != citation.topic):
                     yield emit(f"\n\n**On {citation.topic}:**")
                 yield emit(f"\n- **{citation.title}** [{citation.n}]: ")
                 cited.append(citation)
@@ -145,6 +159,9 @@ class AnswerStream:
                 yield emit("\n\n_(stopped)_")
             elif self._empty_topics:
                 yield emit(f"\n\nNothing {where} is about {' or '.join(self._empty_topics)}.")
+            if finished and self.citations[-1].n < self.total:
+                rest = self.total - self.citations[-1].n
+                yield emit(f"\n\n_{rest} more: page {self.plan.page + 1} lists them._")
         except LLMError as exc:
             self.answer.note = str(exc)
             yield emit(f"\n\n_Answer incomplete: {exc}_")
@@ -153,10 +170,24 @@ class AnswerStream:
             # anything but a normal end is an incomplete answer.
             self.answer.complete = finished
             self.answer.citations = cited
-            self.answer.answer = keep_valid_citations("".join(parts), len(cited))
+            self.answer.answer = keep_valid_citations("".join(parts), {c.n for c in cited})
             self.answer.timings["total"] = time.perf_counter() - self._started
             if self._on_done:
                 self._on_done(self.answer)
+
+    def _nothing(self) -> str:
+        if self.plan.kind == "out_of_scope":
+            return ("I answer questions about the paper abstracts in the store, citing them: ask which papers do "
+                    "something, about a paper by name, or to compare papers.")
+        if self.plan.restrict_to is not None:
+            count = len(self.plan.restrict_to)
+            return (f"None of the {count} papers of the last answer is about {self.plan.query}, so I cite none. "
+                    "Ask without \"of them\" to search the whole store.")
+        if self.plan.kind == "contribution":
+            kinds = " or ".join(self.plan.contributions)
+            return (f"No paper {'matching the filters' if self._filtered else 'in the store'} is labelled "
+                    f"{kinds}" + (f" and about {self.plan.query}" if self.plan.query else "") + ", so I cite none.")
+        return abstention(self._store_size, self._filtered)
 
     def _sentence(self, citation: Citation) -> Iterator[str]:
         quote = f"\u201c{citation.evidence.strip()}\u201d"
@@ -193,6 +224,18 @@ def tidy(line: str) -> str:
     line = re.sub(r"^(?:the|this) (?:paper'?s )?(?:main )?finding (?:is|was)(?: that)?\s+", "", line, flags=re.IGNORECASE)
     line = " ".join(line.split("\n")[:1]).strip().strip('"')
     return line[:1].upper() + line[1:]
+
+
+def opening(plan, shown: int, total: int, where: str) -> str:
+    """The answer's first line: the count first, and which of them this page shows."""
+    if plan.paged:
+        first = (plan.page - 1) * (plan.page_size or 0) + 1
+        about = f" ({' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
+        head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
+        return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
+    if plan.kind == "compare":
+        return f"Comparing {shown} papers:" if shown > 1 else f"Only one of the papers compared is {where}:"
+    return f"One paper {where} addresses this:" if shown == 1 else f"{shown} papers {where} address this:"
 
 
 def abstention(store_size: int, filtered: bool = False) -> str:

@@ -37,6 +37,7 @@ class Resolved:
     query: str                       # what to retrieve with
     restrict_to: list[str] | None    # only these paper ids, or None for the whole store
     rewritten: bool = False
+    why: str = ""                    # how the question was read, for the plan line
 
 
 @dataclass
@@ -62,15 +63,20 @@ class Conversation:
                 n = len(last.citation_ids) if word == "last" else _ORDINALS.get(word) or int(ordinal.group(2) or ordinal.group(3) or 0)
                 if 1 <= n <= len(last.citation_ids):
                     remaining = _content(_ORDINAL.sub(" ", rest))
-                    return Resolved(remaining or last.query, [last.citation_ids[n - 1]], True)
+                    return Resolved(remaining or last.query, [last.citation_ids[n - 1]], True,
+                                    f"paper [{n}] of the last answer ({last.citation_titles[n - 1]})")
             if _GROUP.search(question):
                 remaining = _content(_GROUP.sub(" ", rest))
-                return Resolved(remaining or last.query, list(last.citation_ids), True)
+                count = len(last.citation_ids)
+                return Resolved(remaining or last.query, list(last.citation_ids), True,
+                                f"the {count} papers of the last answer" + (f", on {remaining}" if remaining else ""))
             if len(last.citation_ids) == 1 and _SINGLE.search(question):
                 remaining = _content(_SINGLE.sub(" ", rest))
-                return Resolved(remaining or last.query, list(last.citation_ids), True)
+                return Resolved(remaining or last.query, list(last.citation_ids), True,
+                                f"the paper of the last answer ({last.citation_titles[0]})")
         if _PRONOUN.search(question) and len(_content(question).split()) <= 6:
-            return Resolved(f"{previous.query} {_content(rest)}".strip(), None, True)
+            query = f"{previous.query} {_content(rest)}".strip()
+            return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)
 
 

@@ -2,15 +2,31 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import InputError, StoreError
+from .plan import PAGE_SIZE, Plan, make_plan
 from .results import PaperHit
 from .settings import Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
+
+
+@dataclass
+class Found:
+    """What ``Assistant.find`` returns: the plan, the papers of the page asked for, and how many in all."""
+
+    plan: Plan
+    hits: list[PaperHit]
+    total: int
+    empty_topics: list[str]
+
+    def as_dict(self) -> dict:
+        return {"plan": self.plan.as_dict(), "total": self.total, "results": [h.as_dict() for h in self.hits],
+                "empty_topics": self.empty_topics}
 
 
 class Assistant:
@@ -78,10 +94,42 @@ class Assistant:
             raise StoreError("The store is empty.", "Run `assistant ingest` to load the bundled abstracts, or `assistant ingest PATH`.")
         return HybridSearcher(self.store, self.embedder, self.lexical)
 
-    def search(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None) -> list[PaperHit]:
-        """The papers relevant to ``query``, best first; at most ``k``, possibly none."""
+    def search(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None,
+               page: int = 1, page_size: int | None = PAGE_SIZE) -> list[PaperHit]:
+        """The papers relevant to ``query``, best first, possibly none: at most ``k`` for a topic
+        question, a page of every relevant paper for a list question (see ``find``)."""
+        return self.find(query, k=k, where=where, page=page, page_size=page_size).hits
+
+    def find(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None, page: int = 1,
+             page_size: int | None = PAGE_SIZE, conversation=None):
+        """Plan ``query`` and find its papers: a ``Found`` with the plan, the page of hits and the total."""
+        plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation)
+        selection = self.select(plan, k=k, where=where)
+        return Found(plan, selection.page(plan), selection.total, selection.empty_topics)
+
+    def plan(self, question: str, *, where: dict[str, Any] | None = None, page: int = 1,
+             page_size: int | None = PAGE_SIZE, conversation=None) -> Plan:
+        """The question plan (``assistant.plan``): its kind, topics, papers and answer form."""
+        from .search import focus, topics
+
+        question = self._check_question(question)
+        resolved = conversation.resolve(question) if conversation is not None else None
+        query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
+        _spelled, named = self.searcher.lexical.read_names(focus(query))
+        plan = make_plan(question, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
+                         filters=where, followup=resolved if resolved is not None and resolved.restrict_to else None)
+        if page < 1:
+            raise InputError(f"page={page} is not a page.", "Pages count from 1.")
+        plan.page, plan.page_size = page, page_size
+        return plan
+
+    def select(self, plan: Plan, *, k: int | None = None, where: dict[str, Any] | None = None):
+        """The papers ``plan`` cites (a ``selection.Selection``): retrieval and the plan decide, never the model."""
+        from .search import Gate
+        from .selection import select
+
         s = self.settings
-        return self.searcher.search(query, k=k or s.k, min_score=s.min_score, relative_score=s.relative_score, where=where)
+        return select(plan, self.searcher, k=k or s.k, topic_gate=Gate(s.min_score, s.relative_score), where=where)
 
     def papers(self, where: dict[str, Any] | None = None) -> list[PaperHit]:
         """Every paper in the store (with its full abstract), ordered by title."""
@@ -130,39 +178,31 @@ class Assistant:
         return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
-               where: dict[str, Any] | None = None):
+               where: dict[str, Any] | None = None, page: int = 1, page_size: int | None = PAGE_SIZE):
         """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after)."""
         from .answer import AnswerStream
-        from .conversation import Resolved, Turn
+        from .conversation import Turn
         from .evidence import best_sentences
 
-        question = self._check_question(question)
-        resolved = conversation.resolve(question) if conversation is not None else Resolved(question, None)
-        s = self.settings
-        clause = where
-        if resolved.restrict_to:
-            restrict = {"paper_id": {"$in": resolved.restrict_to}}
-            clause = {"$and": [restrict, where]} if where else restrict
-        single = resolved.restrict_to is not None and len(resolved.restrict_to) == 1
-        hits, empty_topics = self.searcher.search_topics(
-            resolved.query, k=k or s.k, min_score=-1.0 if single else s.min_score,
-            relative_score=0.0 if single else s.relative_score, where=clause)
+        plan = self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation)
+        selection = self.select(plan, k=k, where=where)
+        hits = selection.page(plan)
         evidence = {}  # each paper's sentence that best answers the topic it was found for
         for topic in dict.fromkeys(h.topic for h in hits):
             texts = {h.id: h.text for h in hits if h.topic == topic}
-            found = best_sentences(topic or resolved.query, texts, self.embedder, self.lexical)
+            found = best_sentences(topic or plan.query or plan.question, texts, self.embedder, self.lexical)
             evidence.update({pid: sentence for pid, (sentence, _score) in found.items()})
         backend, note = self.backend(llm) if hits else (None, "")
         model = backend.name if backend is not None else "none"
 
         def remember(answer) -> None:
             if conversation is not None:
-                conversation.add(Turn(question, resolved.query, answer.answer,
-                                      [c.id for c in answer.citations], [c.title for c in answer.citations]))
+                conversation.add(Turn(plan.question, plan.query, answer.answer,
+                                      [h.id for h in selection.hits], [h.title for h in selection.hits]))
 
-        return AnswerStream(question, resolved.query, hits, evidence, backend, model, s.max_tokens,
+        return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
-                            empty_topics=empty_topics if resolved.restrict_to is None else [])
+                            empty_topics=selection.empty_topics, total=selection.total)
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""

@@ -39,9 +39,11 @@ FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a su
 
 # Words that frame a question rather than say what it is about.
 _FRAME = re.compile(
-    r"^\s*(?:(?:can you |please )?(?:tell me about|what (?:is|are|about)|which (?:papers?|works?|methods?|studies)"
+    r"^\s*(?:(?:can you |please )?(?:tell me (?:more )?about|what (?:is|are|about)|which (?:papers?|works?|methods?|studies)"
     r"(?: (?:do|does|are|is))?|(?:show|find|list|give) (?:me )?(?:all |the |some )?(?:papers?|works?)"
-    r"(?: (?:on|about|that|which))?|(?:papers?|works?|research) (?:on|about|that|which))\b)\s*",
+    r"(?: (?:on|about|that|which))?|(?:papers?|works?|research) (?:on|about|that|which)"
+    r"|(?:is|are) there (?:any )?(?:papers?|work|works|research)(?: (?:on|about|that|which))?"
+    r"|what (?:work|research) is there (?:on|about)|anything (?:on|about))\b)\s*",
     re.IGNORECASE)
 
 
@@ -173,19 +175,23 @@ class HybridSearcher:
         first = sorted((c for c in ranked if c.named), key=lambda c: named.index(c.id))  # in the order named
         return first + [c for c in ranked if not c.named]
 
-    def _gated(self, query: str, min_score: float, relative_score: float, where) -> list[Candidate]:
+    def _gated(self, query: str, gate: "Gate", where, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """The relevant candidates: a paper the query names, whatever its scores (a coined name means
         little to the encoder: 'Rosix-4870' is 0.21 from its own abstract); the papers whose relevance
-        clears the floor and is within ``relative_score`` of the best; and the papers that clear the floor
-        and hold every term of the query.
+        clears the gate's floor and is within ``gate.ratio`` of the best; and the papers that clear the
+        floor and hold every term of the query. When even the best paper is under ``gate.abstain``,
+        nothing but a named paper is relevant.
 
         The relative cut trims near-misses under a clear winner, but on a short query the encoder's
         scores say little ("papers on Lean": ProofOptimizer, which simplifies Lean proofs, is 0.30 cosine
         from the bare word, against 0.46 for Lean4PHYS), so a paper that has all the query's words is no
-        near-miss. The ``k`` cap still bounds how many are returned, in fused order."""
-        ranked = self.candidates(query, where=where)
-        floor = max(min_score, relative_score * max(c.relevance for c in ranked)) if ranked else min_score
-        return [c for c in ranked if c.named or c.relevance >= floor or (c.lexical >= FULL_COVERAGE and c.relevance >= min_score)]
+        near-miss."""
+        ranked = self.candidates(query, where=where, pool=pool)
+        best = max((c.relevance for c in ranked), default=0.0)
+        if best < gate.abstain:
+            return [c for c in ranked if c.named]
+        floor = max(gate.floor, gate.ratio * best)
+        return [c for c in ranked if c.named or c.relevance >= floor or (c.lexical >= FULL_COVERAGE and c.relevance >= gate.floor)]
 
     def _allowed(self, where: dict[str, Any] | None) -> set[str] | None:
         """The papers a filter lets through, for BM25 (which holds no metadata); None: all of them.
@@ -228,24 +234,45 @@ class HybridSearcher:
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
                where: dict[str, Any] | None = None) -> list[PaperHit]:
         """Relevant papers, best first (see ``search_topics``)."""
-        return self.search_topics(query, k=k, min_score=min_score, relative_score=relative_score, where=where)[0]
+        return self.search_topics(query, k=k, gate=Gate(min_score, relative_score), where=where)[0]
 
-    def search_topics(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
-                      where: dict[str, Any] | None = None) -> tuple[list[PaperHit], list[str]]:
+    def search_topics(self, query: str, *, k: int | None, gate: "Gate",
+                      where: dict[str, Any] | None = None, topic_list: list[str] | None = None,
+                      pool: int = CANDIDATE_CHUNKS) -> tuple[list[PaperHit], list[str]]:
         """Relevant papers, best first, and the topics of the question that found none.
 
         A question naming several topics is searched per topic: the topics' relevant papers take
-        turns for the ``k`` places, so the first topic cannot crowd out the rest, and are then
-        returned grouped by topic, each hit naming its ``topic``."""
-        parts = topics(query)
-        per_topic = [self._gated(part, min_score, relative_score, where) for part in parts]
+        turns for the ``k`` places (every relevant paper when ``k`` is None), so the first topic
+        cannot crowd out the rest, and are then returned grouped by topic, each hit naming its
+        ``topic``."""
+        parts = topic_list or topics(query)
+        per_topic = [self._gated(part, gate, where, pool) for part in parts]
+        limit = k if k is not None else sum(map(len, per_topic))
         chosen: dict[str, int] = {}  # paper -> the topic it was taken for
         for rank in range(max(map(len, per_topic), default=0)):
             for number, found in enumerate(per_topic):
-                if rank < len(found) and found[rank].id not in chosen and len(chosen) < k:
+                if rank < len(found) and found[rank].id not in chosen and len(chosen) < limit:
                     chosen[found[rank].id] = number
         kept = [(number, c) for number, found in enumerate(per_topic) for c in found if chosen.get(c.id) == number]
         several = len(parts) > 1
         hits = [PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage,
                                     topic=focus(parts[number]) if several else None) for number, c in kept]
         return hits, [focus(part) for part, found in zip(parts, per_topic) if several and not found]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """When a paper counts as relevant: its relevance is at least ``floor`` and at least ``ratio`` of
+    the best paper's (or it holds every query term), and the best paper reaches ``abstain``.
+
+    Each kind of question has its own gate (``GATES``): a topic question wants the few clear winners, a
+    list question every paper that answers. The list gate was fitted on half of the labelled
+    questions and checked on the other half, both ways round (``scripts/fit_gate.py``)."""
+
+    floor: float
+    ratio: float
+    abstain: float = 0.0
+
+
+LIST_GATE = Gate(floor=0.50, ratio=0.70, abstain=0.50)
+NAMED_GATE = Gate(floor=0.45, ratio=0.80, abstain=0.45)  # a paper described rather than named ("the Mesa layer paper")

@@ -53,6 +53,19 @@ def _where(pairs: tuple[str, ...], source: tuple[str, ...]) -> dict | None:
     return build_where(pairs, source)
 
 
+PAGE_SIZE = 20  # a list question's papers per page (assistant.plan.PAGE_SIZE)
+PAGE_OPTION = click.option("--page", type=click.IntRange(1, 10_000), default=1, show_default=True,
+                           help="which page of a list question's papers (20 a page)")
+ALL_OPTION = click.option("--all", "show_all", is_flag=True, help="every paper of a list question at once")
+
+
+def print_more(plan, shown: int, total: int) -> None:
+    """Under a page of a list: how many more there are, and how to see them."""
+    if plan.paged and plan.page_size and shown and (plan.page - 1) * plan.page_size + shown < total:
+        rest = total - (plan.page - 1) * plan.page_size - shown
+        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))
+
+
 WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword); repeat to combine, "
               "e.g. --where year=2026 --where decision=Accept")
 
@@ -110,14 +123,15 @@ def ingest(ctx, paths, as_json, rebuild):
         ctx.exit(1)
 
 
-def _print_hits(hits) -> None:
+def _print_hits(hits, first: int = 1) -> None:
     if not hits:
         click.echo("No paper in the store is relevant to that.")
-    for rank, hit in enumerate(hits, 1):
-        if hit.topic and (rank == 1 or hits[rank - 2].topic != hit.topic):  # a question on several topics
+    for rank, hit in enumerate(hits, first):
+        if hit.topic and (rank == first or hits[rank - first - 1].topic != hit.topic):  # a question on several topics
             click.echo(click.style(f"On {hit.topic}:", underline=True))
         click.echo(click.style(f"{rank}. {hit.title}", bold=True) + f"  (relevance {hit.score:.2f})")
-        click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}")
+        labels = hit.metadata.get("contributions") or []
+        click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}" + (f"  [{', '.join(labels)}]" if labels else ""))
         click.echo(f"   \u201c{hit.passage.strip()}\u201d\n")
 
 
@@ -129,9 +143,11 @@ def _print_hits(hits) -> None:
 @click.option("--where", "where", multiple=True, help=WHERE_HELP)
 @click.option("--source", multiple=True, help="only papers found in this file name (repeatable)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (JSON Lines with --batch)")
+@PAGE_OPTION
+@ALL_OPTION
 @click.pass_context
 @fail_cleanly
-def search(ctx, query, k, batch, where, source, as_json):
+def search(ctx, query, k, batch, where, source, as_json, page, show_all):
     """Find the papers relevant to QUERY. Returns only papers judged relevant, so it can return none.
 
     \b
@@ -146,20 +162,17 @@ def search(ctx, query, k, batch, where, source, as_json):
         raise click.UsageError("give either a QUERY or --batch FILE")
     assistant = _assistant(ctx)
     filters = _where(where, source)
-    if batch:
-        for question in read_questions(batch):
-            hits = assistant.search(question, k=k, where=filters)
-            if as_json:
-                _json({"question": question, "results": [h.as_dict() for h in hits]})
-            else:
-                click.echo(click.style(f"# {question}", fg="cyan"))
-                _print_hits(hits)
-        return
-    hits = assistant.search(query, k=k, where=filters)
-    if as_json:
-        _json([h.as_dict() for h in hits])
-    else:
-        _print_hits(hits)
+    size = None if show_all else PAGE_SIZE
+    for question in (read_questions(batch) if batch else [query]):
+        found = assistant.find(question, k=k, where=filters, page=page, page_size=size)
+        if as_json:
+            _json({"question": question, **found.as_dict()})
+            continue
+        if batch:
+            click.echo(click.style(f"# {question}", fg="cyan"))
+        click.echo(click.style(found.plan.line(), dim=True))
+        _print_hits(found.hits, first=(page - 1) * PAGE_SIZE + 1 if found.plan.paged and size else 1)
+        print_more(found.plan, len(found.hits), found.total)
 
 
 @cli.command(context_settings=CONTEXT)

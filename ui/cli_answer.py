@@ -10,7 +10,7 @@ import click
 
 from assistant.settings import LLM_CHOICES
 
-from .cli import CONTEXT, WHERE_HELP, _assistant, _json, _where, fail_cleanly
+from .cli import ALL_OPTION, CONTEXT, PAGE_OPTION, PAGE_SIZE, WHERE_HELP, _assistant, _json, _where, fail_cleanly, print_more
 from .interrupts import stoppable
 
 LLM_OPTION = click.option("--llm", type=click.Choice(LLM_CHOICES), default=None,
@@ -24,7 +24,8 @@ def print_citations(answer, out=click.echo) -> None:
     out(click.style("\nSources", bold=True))
     for c in answer.citations:
         where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
-        out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else ""))
+        out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else "")
+            + (f"  [{', '.join(c.contributions)}]" if c.contributions else ""))
         out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
 
 
@@ -65,9 +66,11 @@ def stream_to_terminal(stream) -> None:
               help="file with one question per line, or JSON Lines with a \"question\" field")
 @click.option("--where", "where", multiple=True, help=WHERE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="print JSON (JSON Lines with --batch)")
+@PAGE_OPTION
+@ALL_OPTION
 @click.pass_context
 @fail_cleanly
-def ask(ctx, question, llm, k, batch, where, as_json):
+def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
     """Answer QUESTION from the abstracts, citing the papers used, each with its evidence sentence.
 
     \b
@@ -75,24 +78,47 @@ def ask(ctx, question, llm, k, batch, where, as_json):
       assistant ask "which papers reduce reasoning token usage"
       assistant ask "what is LASER-D?" --llm none --json
       assistant ask --batch questions.txt --json --llm local
+      assistant ask "which papers use Lean?" --page 2
+
+    \b
+    A batch file holds one question per line, or JSON Lines: {"question": ...}, or
+    {"conversation": ["question", "follow-up", ...]}, whose turns run in one conversation
+    (with --json, one line {"conversation": [answer, ...]} each).
     """
-    from assistant.batch import read_questions
+    from assistant.batch import Item, read_items
 
     if bool(question) == bool(batch):
         raise click.UsageError("give either a QUESTION or --batch FILE")
     assistant = _assistant(ctx)
     filters = _where(where, ())
-    for q in (read_questions(batch) if batch else [question]):
+    options = dict(llm=llm, k=k, where=filters, page=page, page_size=None if show_all else PAGE_SIZE)
+    incomplete = False
+    for item in (read_items(batch) if batch else [Item([{"question": question}])]):
+        conversation = assistant.conversation() if item.conversation else None
+        answers = []
+        for turn in item.turns:
+            if as_json:
+                answers.append(assistant.ask(turn["question"], conversation=conversation, **options).as_dict())
+                continue
+            if item.conversation:
+                click.echo(click.style(f"> {turn['question']}", fg="cyan"))
+            answer = print_answer(assistant.stream(turn["question"], conversation=conversation, **options))
+            incomplete = incomplete or not answer.complete
         if as_json:
-            _json(assistant.ask(q, llm=llm, k=k, where=filters).as_dict())
-            continue
-        stream = assistant.stream(q, llm=llm, k=k, where=filters)
-        stream_to_terminal(stream)
-        answer = stream.answer
-        print_citations(answer)
-        click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
-        if not answer.complete:
-            ctx.exit(1)
+            _json({"conversation": answers} if item.conversation else answers[0])
+    if incomplete:
+        ctx.exit(1)
+
+
+def print_answer(stream):
+    """Stream an answer to the terminal under its plan line, then its sources and who wrote it."""
+    click.echo(click.style(stream.plan.line(), dim=True))
+    stream_to_terminal(stream)
+    answer = stream.answer
+    print_citations(answer)
+    print_more(stream.plan, len(answer.citations), answer.total)
+    click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
+    return answer
 
 
 @click.command(context_settings=CONTEXT)
@@ -124,10 +150,12 @@ def chat(ctx, llm, k, where, source):
 @click.pass_context
 @fail_cleanly
 def evaluate(ctx, file, llm, k, no_answers, as_json):
-    """Measure retrieval and answers on FILE: JSON Lines of {"question", "relevant": [substring, ...]}.
+    """Measure retrieval and answers on FILE: JSON Lines of {"question", "relevant": [substring, ...], "type"},
+    or {"conversation": [{"question", "relevant"}, ...]} whose turns run in one conversation.
 
     \b
-    Reports recall@5, MRR@10, citation precision/recall/F1, abstention accuracy and seconds per question.
+    Reports recall@5, MRR@10, citation precision/recall/F1, abstention, dangling [n] and seconds per
+    question, overall and per type (and per turn of conversations).
     Example:
       assistant eval tests/data/dev.jsonl --llm none
     """
@@ -142,6 +170,22 @@ def evaluate(ctx, file, llm, k, no_answers, as_json):
         return
     for key, value in report["metrics"].items():
         click.echo(f"{key:<22} {value:.3f}" if isinstance(value, float) else f"{key:<22} {value}")
+    if report["by_type"]:
+        click.echo()
+        click.echo(type_table(report["by_type"]))
+
+
+def type_table(rows: list[dict]) -> str:
+    """The per-type metrics as a Markdown table (the README shows it as printed)."""
+    def cell(value):
+        return "–" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+    head = ["type", "questions", "citation P", "citation R", "citation F1", "abstention", "dangling [n]", "s/question"]
+    keys = ["type", "questions", "citation_precision", "citation_recall", "citation_f1", "abstention",
+            "dangling_citations", "seconds_per_question"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cell(row.get(key)) for key in keys) + " |" for row in rows]
+    return "\n".join(lines)
 
 
 @click.command(context_settings=CONTEXT)

@@ -1,0 +1,212 @@
+"""The question plan: what kind of question this is, what to search for, and how to answer.
+
+Every question becomes one ``Plan`` before anything is searched. Search, answers, the CLI,
+the REPL and the web app all read it, and ``--json`` shows it. The plan is made by rules
+that need no LLM (the 135M default model cannot be trusted to classify), over the
+question's wording and the papers it names:
+
+- ``named``: a question about one paper it names ("tell me about PoLR", "what is lean4phys");
+- ``compare``: two or more papers set against each other ("compare X and Y", "X vs Y",
+  "how do they differ?" after an answer);
+- ``contribution``: papers by kind of contribution ("new benchmarks on agents?", "purely
+  theoretical papers"), answered from the labels ingest gave each paper;
+- ``list``: every paper that answers ("which papers use Lean?", "anything on audio?");
+- ``followup``: a question about the last answer's papers ("which of them use RL?");
+- ``out_of_scope``: not a question about papers ("hello", "thanks");
+- ``topic``: the rest, a few best papers ("proof simplification for Lean").
+
+A follow-up's resolution (which papers it keeps, and why) is part of the plan too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
+FORMS = {"topic": "quotes", "list": "list", "named": "paper", "contribution": "list", "compare": "comparison",
+         "followup": "quotes", "out_of_scope": "none"}
+PAGE_SIZE = 20
+
+# The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
+# uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
+CONTRIBUTION_WORDS = {
+    "benchmark/dataset": r"benchmarks?|datasets?|corpus|corpora|test suites?|training data",
+    "theory": r"theor(?:y|ies|etical(?:ly)?)",
+    "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
+                                r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
+                                r"|analysis\s+papers?",
+    "survey/position": r"surveys?|position\s+papers?|overviews?|literature\s+reviews?",
+    "system/tool": r"toolkits?|librar(?:y|ies)|software|open-source\s+tools?|systems?\s+papers?",
+}
+_CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
+# A question asks for a kind of paper when it asks what papers *are* or *contribute*, not what they use.
+_KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
+                         r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
+                         re.IGNORECASE)
+# What follows these is what the question does *not* want ("empirical studies rather than new benchmarks").
+_EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than)\b.*$",
+                        re.IGNORECASE | re.DOTALL)
+
+_LIST = re.compile(
+    r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:which|what)\s+(?:papers|works|studies|methods|approaches|articles|ones)\b"
+    r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}papers\b"
+    r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where)\b"
+    r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
+    r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
+    r"|\banything\s+(?:on|about|in|for)\b|\b(?:list|show|find|give)\s+(?:me\s+)?(?:all|every|the)?\s*papers?\b",
+    re.IGNORECASE)
+_COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
+                      r"similarit(?:y|ies)|in common)\b", re.IGNORECASE)
+_NAMED_FRAME = re.compile(r"^\s*(?:(?:can you |please )?tell me (?:more )?about|what(?:'s| is| are| does)|explain|"
+                          r"describe|summari[sz]e|who wrote|how does)\b", re.IGNORECASE)
+_SMALL_TALK = re.compile(r"^\s*(?:hi|hello|hey|thanks?(?: you)?|thank you|good (?:morning|evening|night)|bye|"
+                         r"who are you|what can you do|help)\s*[.!?]*\s*$", re.IGNORECASE)
+
+
+@dataclass
+class Plan:
+    """How one question is answered. ``as_dict()`` is what ``--json`` shows under ``plan``."""
+
+    question: str
+    kind: str
+    query: str                                  # what retrieval searches for
+    topics: list[str] = field(default_factory=list)
+    form: str = "quotes"                        # quotes | list | paper | comparison | none
+    contributions: list[str] = field(default_factory=list)  # kinds of contribution asked for
+    papers: list[str] = field(default_factory=list)         # ids the question names (named, compare)
+    restrict_to: list[str] | None = None        # a follow-up: only these papers (the last answer's)
+    resolution: str = ""                        # a follow-up: what it was read as, and why
+    filters: dict[str, Any] | None = None       # the filters in force, as given
+    page: int = 1
+    page_size: int | None = PAGE_SIZE           # None: every paper at once (--all)
+    source: str = "rules"                       # rules, or the LLM backend whose proposal the rules accepted
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown plan kind {self.kind!r}")
+
+    @property
+    def paged(self) -> bool:
+        """Whether the answer lists every relevant paper (in pages) rather than the top ``k``."""
+        return self.form == "list"
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "query": self.query, "topics": self.topics, "form": self.form,
+               "contributions": self.contributions, "papers": self.papers, "filters": self.filters,
+               "source": self.source}
+        if self.paged:
+            out.update(page=self.page, page_size=self.page_size)
+        if self.restrict_to is not None:
+            out.update(restrict_to=self.restrict_to, resolution=self.resolution)
+        return out
+
+    def line(self) -> str:
+        """One quiet line for the terminal and the web: 'list question: every paper on …'."""
+        about = " / ".join(self.topics) if len(self.topics) > 1 else self.query
+        if self.kind == "list":
+            text = f"list question: every paper on {about}"
+        elif self.kind == "contribution":
+            kinds = " or ".join(self.contributions)
+            text = f"contribution question: every {kinds} paper" + (f" on {about}" if about else "")
+        elif self.kind == "named":
+            text = f"named paper: {about}"
+        elif self.kind == "compare":
+            names = compared_names(self.question)
+            text = (f"comparison of the {len(self.restrict_to)} papers of the last answer" if self.restrict_to
+                    else "comparison: " + (" vs ".join(names) if len(names) > 1 else about))
+        elif self.kind == "followup":
+            text = f"follow-up: {self.resolution}" if self.resolution else f"follow-up on {about}"
+        elif self.kind == "out_of_scope":
+            text = "not a question about the papers"
+        else:
+            text = f"topic question: the best papers on {about}"
+        if self.filters:
+            text += " (filtered)"
+        return text
+
+
+def contributions_asked(question: str) -> list[str]:
+    """The kinds of contribution a question asks for, in ``CONTRIBUTION_WORDS`` order:
+    'Which papers introduce a new benchmark?' -> ['benchmark/dataset']. What a question excludes
+    ('... rather than new benchmarks') does not count, and a kind only counts in a question that
+    asks what papers are or contribute."""
+    wanted = _EXCLUSION.sub("", question)
+    if not _KIND_FRAME.search(wanted):
+        return []
+    return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+
+
+def without_contribution_words(query: str) -> str:
+    """The topic left once the kind of contribution is taken out: 'new benchmarks for agents' -> 'agents'."""
+    text = _EXCLUSION.sub("", query)
+    for pattern in _CONTRIBUTION.values():
+        text = pattern.sub(" ", text)
+    text = re.sub(r"\b(?:a|an|the|new|novel|any|some|mainly|purely|primarily|mostly|main|papers?|works?|"
+                  r"contribution|contributions|their|as|that|which|introduce[sd]?|propose[sd]?|present[sd]?|"
+                  r"contribute[sd]?|are|is|do|does|there|in|this|collection|store|or|and|of|on|for|about|with|"
+                  r"include[sd]?|including|some|kind|kinds|type|types)\b", " ", text, flags=re.IGNORECASE)
+    return " ".join(re.findall(r"[\w\-/]+", text))
+
+
+def is_list(question: str) -> bool:
+    return bool(_LIST.search(question))
+
+
+def is_compare(question: str) -> bool:
+    return bool(_COMPARE.search(question))
+
+
+def is_small_talk(question: str) -> bool:
+    return bool(_SMALL_TALK.match(question))
+
+
+def asks_about_one(question: str) -> bool:
+    """'What is the Mesa layer paper about?', 'tell me about WebShaper': a question about one thing."""
+    return bool(_NAMED_FRAME.search(question)) and not is_list(question)
+
+
+def compared_names(question: str) -> list[str]:
+    """The things a comparison sets against each other, as written: 'Compare NuRL, SFPO and THR - how
+    does each change GRPO training?' -> ['NuRL', 'SFPO', 'THR']; 'How does Echo differ from
+    EmotionThinker?' -> ['Echo', 'EmotionThinker']."""
+    text = re.split(r"\s+[-–—:]\s+|\?|\.\s", question)[0]
+    text = re.sub(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:does|do|is|are)\s+|^\s*what\s+(?:is|are)\s+"
+                  r"the\s+differences?\s+between\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:differ|different|compare[sd]?|contrast)\b.*?\b(?:from|with|to)\s+", " versus ", text,
+                  flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:differ|different|compare|both)\b.*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:as|in terms of|for|on|when it comes to)\s+.*$", "", text, flags=re.IGNORECASE)
+    pieces = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|with|or)\s+", text, flags=re.IGNORECASE)
+    names = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" ?.!"), flags=re.IGNORECASE) for p in pieces]
+    return [n for n in names if n and len(n) <= 80]
+
+
+def make_plan(question: str, *, query: str, topics: list[str], named: list[str], filters: dict | None = None,
+              followup: "Any" = None) -> Plan:
+    """The rules' plan for ``question``. ``query`` is its focus, ``topics`` its parts, ``named`` the
+    papers whose names it holds (in order); ``followup`` a conversation's resolution, when it leans on
+    the last answer."""
+    base = dict(question=question, query=query, topics=topics, filters=filters or None)
+    if is_small_talk(question):
+        return Plan(kind="out_of_scope", form=FORMS["out_of_scope"], **base)
+    if followup is not None and followup.restrict_to is not None:
+        kind = "compare" if is_compare(question) and len(followup.restrict_to) > 1 else "followup"
+        return Plan(kind=kind, form=FORMS[kind], papers=list(followup.restrict_to) if kind == "compare" else [],
+                    restrict_to=list(followup.restrict_to), resolution=followup.why,
+                    **{**base, "query": followup.query, "topics": [followup.query]})
+    if is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2):
+        return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
+    kinds = contributions_asked(question)
+    if kinds:
+        rest = without_contribution_words(query)
+        return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds,
+                    **{**base, "query": rest, "topics": [rest] if rest else []})
+    if named and not is_list(question) and len(named) == 1:
+        return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
+    if is_list(question):
+        return Plan(kind="list", form=FORMS["list"], **base)
+    if asks_about_one(question):
+        return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
+    return Plan(kind="topic", form=FORMS["topic"], **base)

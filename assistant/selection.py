@@ -1,0 +1,125 @@
+"""Which papers a plan cites: retrieval and the plan decide, never the model.
+
+- ``topic``: the few clear winners (the settings' gate), at most ``k``;
+- ``list``: every paper that passes the list gate (``search.LIST_GATE``), in pages;
+- ``named``: the paper the question names, or the one clear best match for a paper it describes;
+- ``contribution``: every paper ingest labelled with the kind asked for, narrowed to the topic if any;
+- ``compare``: each paper the question names or describes, one per name;
+- ``followup``: the last answer's papers, narrowed by the question when it asks for a subset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .plan import Plan, compared_names
+from .results import PaperHit
+from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
+
+LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
+
+
+@dataclass
+class Selection:
+    """The papers a plan's answer cites, in order, with what the answer should say about the rest."""
+
+    hits: list[PaperHit]                        # every relevant paper (a list answer shows a page of them)
+    empty_topics: list[str] = field(default_factory=list)  # topics of the question that found nothing
+    note: str = ""                              # why a follow-up's subset is empty, say
+
+    @property
+    def total(self) -> int:
+        return len(self.hits)
+
+    def page(self, plan: Plan) -> list[PaperHit]:
+        if not plan.paged or plan.page_size is None:
+            return self.hits
+        start = (plan.page - 1) * plan.page_size
+        return self.hits[start:start + plan.page_size]
+
+
+def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: dict | None) -> Selection:
+    if plan.kind == "out_of_scope":
+        return Selection([])
+    if plan.restrict_to is not None:
+        return _within(plan, searcher, k=k, where=where)
+    if plan.kind == "named":
+        return Selection(_named(plan, searcher, where))
+    if plan.kind == "compare":
+        return Selection(_compared(plan, searcher, where))
+    if plan.kind == "contribution":
+        return _by_contribution(plan, searcher, where)
+    if plan.kind == "list":
+        hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
+                                             topic_list=plan.topics or None, pool=LIST_POOL)
+        return Selection(hits, empty)
+    hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
+    return Selection(hits, empty)
+
+
+def _hit(c, topic: str | None = None) -> PaperHit:
+    return PaperHit.from_store(c.id, c.meta, c.text, score=c.relevance, passage=c.passage, topic=topic)
+
+
+def _named(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
+    """The paper named, or else the single clear best match for the one described ('the Mesa layer paper')."""
+    found = searcher.candidates(plan.query, where=where)
+    named = [c for c in found if c.named]
+    if named:
+        return [_hit(named[0])]
+    kept = [c for c in found if c.relevance >= NAMED_GATE.abstain]
+    if not kept:
+        return []
+    return [_hit(max(kept, key=lambda c: c.relevance))]
+
+
+def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
+    """One paper per thing compared: by name when the index knows the name, else the best match for it."""
+    chosen: dict[str, PaperHit] = {}
+    for name in compared_names(plan.question) or [plan.query]:
+        found = [c for c in searcher.candidates(name, where=where) if c.id not in chosen]
+        named = [c for c in found if c.named]
+        pick = named[0] if named else next((c for c in found if c.relevance >= NAMED_GATE.abstain), None)
+        if pick is not None:
+            chosen[pick.id] = _hit(pick)
+    for pid in plan.papers:  # a name the splitter missed
+        if pid not in chosen:
+            records = searcher.store.get_papers([pid])
+            if pid in records:
+                meta, text = records[pid]
+                chosen[pid] = PaperHit.from_store(pid, meta, text)
+    return list(chosen.values())
+
+
+def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
+    """Every paper labelled with a kind asked for; with a topic, those of them that pass the list gate
+    among the labelled papers (relative to the best labelled one, since the label already holds)."""
+    labelled = [(pid, meta, text) for pid, meta, text in searcher.store.iter_papers(include_text=True, where=where)
+                if set(meta.get("contributions") or []) & set(plan.contributions)]
+    if not labelled:
+        return Selection([])
+    ids = {pid for pid, _m, _t in labelled}
+    if not plan.query.strip():
+        return Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
+                                key=lambda h: h.title.lower()))
+    found = [c for c in searcher.candidates(plan.query, where=where, pool=LIST_POOL) if c.id in ids]
+    best = max((c.relevance for c in found), default=0.0)
+    kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
+    return Selection([_hit(c) for c in kept])
+
+
+def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection:
+    """A follow-up: the last answer's papers, all of them (a comparison, 'tell me more'), or the subset
+    the question asks for, decided by relevance within the set."""
+    ids = list(plan.restrict_to or [])
+    clause = {"paper_id": {"$in": ids}}
+    clause = {"$and": [clause, where]} if where else clause
+    if plan.kind == "compare" or len(ids) == 1 or not plan.query.strip():
+        records = searcher.store.get_papers(ids)
+        return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records])
+    hits, _empty = searcher.search_topics(plan.query, k=len(ids), gate=Gate(floor=-1.0, ratio=LIST_GATE.ratio),
+                                          where=clause, topic_list=[plan.query])
+    return Selection(hits)
+
+
+__all__ = ["Selection", "select", "focus"]
