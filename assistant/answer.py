@@ -110,6 +110,12 @@ class AnswerStream:
         self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
                                    list(h.metadata.get("contributions") or []))
                           for i, h in enumerate(hits, 1)]
+        self.comparison = []
+        if plan.form == "comparison" and len(self.citations) > 1:
+            from .comparison import compare_row
+
+            self.comparison = [compare_row(c.n, c.title, c.text) for c in self.citations]
+        self.answer.comparison = self.comparison
         self._backend = backend
         self._question = question
         self._max_tokens = max_tokens

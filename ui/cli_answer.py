@@ -110,11 +110,36 @@ def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
         ctx.exit(1)
 
 
+def comparison_table(answer, width: int | None = None) -> str:
+    """The comparison as an aligned table whose cells wrap to the terminal's width."""
+    import shutil
+    import textwrap
+
+    from assistant.comparison import COLUMNS, HEADINGS
+
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    titles = {c.n: f"[{c.n}] {c.title.split(':')[0]}" for c in answer.citations}
+    first = min(24, max(len(t) for t in titles.values()))
+    column = max(16, (width - first - 3 * len(COLUMNS)) // len(COLUMNS))
+    header = [("paper", first)] + [(HEADINGS[c], column) for c in COLUMNS]
+    lines = [" | ".join(h.ljust(w) for h, w in header), "-+-".join("-" * w for _h, w in header)]
+    for row in answer.comparison:
+        cells = [textwrap.wrap(titles[row["n"]], first)] + [textwrap.wrap(row[c], column) or [""] for c in COLUMNS]
+        for i in range(max(map(len, cells))):
+            lines.append(" | ".join((cell[i] if i < len(cell) else "").ljust(w)
+                                    for cell, (_h, w) in zip(cells, header)).rstrip())
+        lines.append("-+-".join("-" * w for _h, w in header))
+    return "\n".join(lines)
+
+
 def print_answer(stream):
     """Stream an answer to the terminal under its plan line, then its sources and who wrote it."""
     click.echo(click.style(stream.plan.line(), dim=True))
     stream_to_terminal(stream)
     answer = stream.answer
+    if answer.comparison:
+        click.echo()
+        click.echo(for_terminal(comparison_table(answer)))
     print_citations(answer)
     print_more(stream.plan, len(answer.citations), answer.total)
     click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
