@@ -219,7 +219,7 @@ class Embedder:
         """Unit vectors for ``texts`` in one encoder call, batched by length across all of them.
 
         For the encoder process of a large ingest: one call per window used ~3% less CPU than
-        ``embed``'s slices (docs/benchmarks.md, "Sixth pass"), but it holds the encoder for the
+        ``embed``'s slices (docs/benchmarks.md, "Design decisions"), but it holds the encoder for the
         whole window, which a query in the web app should not wait for.
         """
         with self._encode_lock:

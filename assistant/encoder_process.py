@@ -4,7 +4,7 @@ Why a process and not a thread: Chroma's Python bindings hold the GIL for the wh
 write (~0.6 s per 1,000 chunk records), and the chunker (llama-index's splitter) is Python too.
 In one process the encoder, whose kernels run without the GIL, still needs it between runs,
 so it stalls at every write: ~14% of the machine sat idle during a 3k ingest. In a child it
-never waits for them (measured in docs/benchmarks.md, "Sixth pass").
+never waits for them (docs/benchmarks.md, "Design decisions": 16.5% faster at 20k).
 
 The child builds the same ``Embedder`` on the same model file and encodes each window in one
 call (``Embedder.embed_window``); its vectors differ from an in-process ingest's only by the

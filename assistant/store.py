@@ -35,7 +35,7 @@ SCHEMA = 2
 PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see above)
 # Papers per read when listing them all. Chroma's embedded client holds ~35 KB per paper of a page while
 # it answers (a page of 2,000 paper records raised the peak RSS by 105 MB, of 500 by 50 MB, of 250 by 32 MB,
-# reading 20k records in 1.0, 1.0 and 1.5 s: /tmp/s7/pagemem.py in session 7).
+# reading 20k records in 1.0, 1.0 and 1.5 s; docs/benchmarks.md, "Design decisions").
 PAGE = 500
 FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"

@@ -1,5 +1,5 @@
 """The BM25 index at conference scale: a full build, an incremental add, a removal and queries,
-against bm25s rebuilding from scratch (what the previous design did on every change), side by side.
+against bm25s, which must rebuild from scratch on every change (docs/retrieval.md), side by side.
 
 The store is an in-memory stand-in with the same read methods as ``assistant.store.Store``, so
 the figures are the index's own work, not Chroma's; no embedding model is loaded.

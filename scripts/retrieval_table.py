@@ -1,6 +1,6 @@
 """Compare ranking and gating choices on a labelled question set; prints Markdown tables.
 
-    ASSISTANT_HOME=/tmp/store .venv/bin/python scripts/retrieval_table.py tests/data/dev.jsonl
+    ASSISTANT_HOME=STORE_FOLDER .venv/bin/python scripts/retrieval_table.py tests/data/dev.jsonl
 
 Every method ranks the same candidate pool (dense top chunks + BM25 top papers), so the
 table isolates the scoring choice.
