@@ -15,7 +15,14 @@ _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, 
 _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
 _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
+                    r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
+                    r"|\b(?:how|where|why)\s+do\s+they\b|\btheir\b"
                     r"|\bwhich of (?:them|those|these)\b|\bdo (?:they|any of them)\b", re.IGNORECASE)
+GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
+                             re.IGNORECASE)
+_SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
+                     r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+)", re.IGNORECASE)
+_THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?", re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
 _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
@@ -30,6 +37,7 @@ class Turn:
     answer: str
     citation_ids: list[str]
     citation_titles: list[str]
+    kind: str = "topic"  # the plan kind that answered it: a topic switch ("and for robotics?") keeps it
 
 
 @dataclass
@@ -38,6 +46,9 @@ class Resolved:
     restrict_to: list[str] | None    # only these paper ids, or None for the whole store
     rewritten: bool = False
     why: str = ""                    # how the question was read, for the plan line
+    pick_one: bool = False           # "the one about Lean": the single paper of the set that fits best
+    switch_to: str | None = None     # "and for robotics?": a new search on this topic, same kind as the last
+    last_kind: str = "topic"
 
 
 @dataclass
@@ -55,8 +66,18 @@ class Conversation:
         if not self.turns:
             return Resolved(question, None)
         previous = self.turns[-1]
+        switch = _SWITCH.match(question)
+        if switch and not _GROUP.search(question):
+            topic = _SWITCH.sub("", question).strip(" ?.!")
+            return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind)
         rest = _FOLLOW_FRAME.sub(" ", question)
         if last:
+            one = _THE_ONE.search(question)
+            if one and len(last.citation_ids) > 1:
+                about = _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
+                return Resolved(about or last.query, list(last.citation_ids), True,
+                                f"the one of the last answer's {len(last.citation_ids)} papers about {about}",
+                                pick_one=True)
             ordinal = _ORDINAL.search(question)
             if ordinal:
                 word = (ordinal.group(1) or "").lower()

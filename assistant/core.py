@@ -9,6 +9,7 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import InputError, StoreError
+from .conversation import GROUP_REFERENCE
 from .plan import PAGE_SIZE, Plan, make_plan
 from .results import PaperHit
 from .settings import Settings, bundled_corpus
@@ -114,10 +115,25 @@ class Assistant:
 
         question = self._check_question(question)
         resolved = conversation.resolve(question) if conversation is not None else None
-        query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
-        _spelled, named = self.searcher.lexical.read_names(focus(query))
-        plan = make_plan(question, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
-                         filters=where, followup=resolved if resolved is not None and resolved.restrict_to else None)
+        _spelled, named = self.searcher.lexical.read_names(focus(question))
+        if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
+                and not GROUP_REFERENCE.search(question):
+            resolved = None  # "tell me more about LASER-D" names its paper: no need of the last answer
+        if resolved is not None and resolved.switch_to:
+            query = resolved.switch_to
+            plan = make_plan(query, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
+                             filters=where)
+            if plan.kind == "topic" and resolved.last_kind in ("list", "contribution", "followup", "compare"):
+                plan.kind, plan.form = "list", "list"  # "and for robotics?" after a list: a list on robotics
+            plan.question, plan.resolution = question, resolved.why
+        else:
+            query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
+            if query is not question:
+                named = self.searcher.lexical.read_names(focus(query))[1]
+            plan = make_plan(question, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
+                             filters=where, followup=resolved if resolved is not None and resolved.restrict_to else None)
+            if resolved is not None and resolved.rewritten and not plan.resolution:
+                plan.resolution = resolved.why
         if page < 1:
             raise InputError(f"page={page} is not a page.", "Pages count from 1.")
         plan.page, plan.page_size = page, page_size
@@ -198,7 +214,7 @@ class Assistant:
         def remember(answer) -> None:
             if conversation is not None:
                 conversation.add(Turn(plan.question, plan.query, answer.answer,
-                                      [h.id for h in selection.hits], [h.title for h in selection.hits]))
+                                      [h.id for h in selection.hits], [h.title for h in selection.hits], plan.kind))
 
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),

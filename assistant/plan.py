@@ -82,6 +82,7 @@ class Plan:
     page: int = 1
     page_size: int | None = PAGE_SIZE           # None: every paper at once (--all)
     source: str = "rules"                       # rules, or the LLM backend whose proposal the rules accepted
+    pick_one: bool = False                      # a follow-up about one paper of the last answer ("the one about Lean")
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -192,9 +193,12 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if is_small_talk(question):
         return Plan(kind="out_of_scope", form=FORMS["out_of_scope"], **base)
     if followup is not None and followup.restrict_to is not None:
-        kind = "compare" if is_compare(question) and len(followup.restrict_to) > 1 else "followup"
-        return Plan(kind=kind, form=FORMS[kind], papers=list(followup.restrict_to) if kind == "compare" else [],
-                    restrict_to=list(followup.restrict_to), resolution=followup.why,
+        kind = "compare" if is_compare(question) and len(followup.restrict_to) > 1 and not followup.pick_one \
+            else "followup"
+        form = FORMS[kind] if not followup.pick_one else "paper"
+        return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
+                    restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
+                    contributions=contributions_asked(question),
                     **{**base, "query": followup.query, "topics": [followup.query]})
     if is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)

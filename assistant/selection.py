@@ -16,6 +16,7 @@ from .plan import Plan, compared_names
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
 
+FOLLOWUP_RATIO = 0.78  # a subset of the last answer: those close to the one that fits best
 LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
 
 
@@ -112,14 +113,28 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     """A follow-up: the last answer's papers, all of them (a comparison, 'tell me more'), or the subset
     the question asks for, decided by relevance within the set."""
     ids = list(plan.restrict_to or [])
+    if plan.contributions:  # "which of those introduces a benchmark?": the labels decide
+        records = searcher.store.get_papers(ids)
+        ids = [pid for pid in ids if pid in records
+               and set(records[pid][0].get("contributions") or []) & set(plan.contributions)]
+        if not ids or not _content_left(plan):
+            return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
     clause = {"paper_id": {"$in": ids}}
     clause = {"$and": [clause, where]} if where else clause
     if plan.kind == "compare" or len(ids) == 1 or not plan.query.strip():
         records = searcher.store.get_papers(ids)
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records])
-    hits, _empty = searcher.search_topics(plan.query, k=len(ids), gate=Gate(floor=-1.0, ratio=LIST_GATE.ratio),
+    hits, _empty = searcher.search_topics(plan.query, k=1 if plan.pick_one else len(ids),
+                                          gate=Gate(floor=-1.0, ratio=0.0 if plan.pick_one else LIST_GATE.ratio),
                                           where=clause, topic_list=[plan.query])
     return Selection(hits)
+
+
+def _content_left(plan: Plan) -> bool:
+    """Whether a follow-up that asks for a kind of contribution also asks about something else."""
+    from .plan import without_contribution_words
+
+    return len(without_contribution_words(plan.query).split()) > 1
 
 
 __all__ = ["Selection", "select", "focus"]
