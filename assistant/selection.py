@@ -16,7 +16,6 @@ from .plan import Plan, compared_names
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
 
-FOLLOWUP_RATIO = 0.78  # a subset of the last answer: those close to the one that fits best
 LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
 
 
