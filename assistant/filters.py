@@ -7,9 +7,12 @@ from typing import Any, Iterable
 from .errors import InputError
 
 FIELDS = {"file": "files", "source": "files", "year": "year", "venue": "venue", "decision": "decision",
-          "keyword": "keywords", "keywords": "keywords"}
-LIST_FIELDS = {"files", "keywords"}
-FACETS = ("file", "year", "venue", "decision", "keyword")  # the fields a front end offers, in this order
+          "keyword": "keywords", "keywords": "keywords", "contribution": "contributions", "contributions": "contributions"}
+LIST_FIELDS = {"files", "keywords", "contributions"}
+FACETS = ("file", "year", "venue", "decision", "keyword", "contribution")  # the fields a front end offers, in this order
+# The kinds of contribution ingest labels papers with (ingest/contributions.py LABELS; a test keeps the two equal).
+# A filter names one whole or by one of its words: contribution=benchmark, contribution=empirical.
+CONTRIBUTIONS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position", "system/tool")
 
 
 def facet_values(records: Iterable[dict]) -> dict[str, list]:
@@ -38,7 +41,8 @@ def where_for(items: Iterable[tuple[str, Any]]) -> dict | None:
     for name, value in items:
         key = FIELDS.get(name.lower())
         if key is None:
-            raise InputError(f"Unknown filter field {name!r}.", f"Use one of: {', '.join(sorted(set(FIELDS) - {'source', 'keywords'}))}.")
+            raise InputError(f"Unknown filter field {name!r}.",
+                             f"Use one of: {', '.join(sorted(set(FIELDS) - {'source', 'keywords', 'contributions'}))}.")
         by_field.setdefault(key, []).append(_typed(key, value))
     for key, values in by_field.items():
         if key in LIST_FIELDS:
@@ -66,4 +70,15 @@ def _typed(key: str, value: Any) -> Any:
             raise InputError(f"year={value!r} is not a year.", "Write it like --where year=2026.") from None
     if key == "keywords":
         return str(value).strip().lower()
+    if key == "contributions":
+        return _contribution(str(value))
     return str(value)
+
+
+def _contribution(value: str) -> str:
+    wanted = value.strip().lower()
+    for kind in CONTRIBUTIONS:
+        if wanted == kind or wanted in kind.replace("/", " ").split():
+            return kind
+    raise InputError(f"contribution={value!r} is not a kind of contribution.",
+                     f"Use one of: {', '.join(CONTRIBUTIONS)} (or one word of it, like contribution=benchmark).")

@@ -24,13 +24,15 @@ from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
 from .chunking import Chunker
+from .contributions import VERSION as LABELLER_VERSION, label as contribution_labels
 from .names import derive_title
 from .parse import parse_file, discover
 from .records import Record, Skipped
 
 Progress = Callable[[int, int, str], None]
 WINDOW = 256  # papers embedded per step: bounds memory whatever the corpus size
-FILTER_FIELDS = ("year", "venue", "decision", "keywords")
+FILTER_FIELDS = ("year", "venue", "decision", "keywords", "contributions")
+LABELLER_KEY = "contributions_version"  # which rules labelled a stored paper: others are relabelled, metadata only
 
 
 @dataclass
@@ -40,6 +42,7 @@ class IngestReport:
     updated: int = 0
     removed: int = 0
     unchanged: int = 0
+    relabelled: int = 0  # stored papers given new contribution labels (no re-embedding)
     chunks: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
@@ -47,11 +50,11 @@ class IngestReport:
 
     @property
     def changed(self) -> bool:
-        return bool(self.added or self.updated or self.removed or self.rebuilt)
+        return bool(self.added or self.updated or self.removed or self.relabelled or self.rebuilt)
 
     def as_dict(self) -> dict:
         return {"papers": self.papers, "added": self.added, "updated": self.updated, "removed": self.removed,
-                "unchanged": self.unchanged, "chunks": self.chunks,
+                "unchanged": self.unchanged, "relabelled": self.relabelled, "chunks": self.chunks,
                 "skipped": [s.as_dict() for s in self.skipped], "seconds": round(self.seconds, 2)}
 
 
@@ -91,6 +94,8 @@ def paper_metadata(paper_id: str, text: str, meta: dict, sources: list[dict], n_
     keywords = [k.strip().lower() for k in str(meta.get("keywords", "")).replace(";", ",").split(",") if k.strip()]
     if keywords:
         out["keywords"] = keywords
+    out["contributions"] = contribution_labels(str(given or ""), text)
+    out[LABELLER_KEY] = LABELLER_VERSION
     return out
 
 
@@ -178,13 +183,16 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     to_add = [paper for pid, paper in incoming.items() if pid not in existing]
     incoming.clear()
 
-    changing = bool(to_add or to_update or to_remove)
+    removed = set(to_remove)
+    to_relabel = [pid for pid, meta in existing.items() if pid not in removed and meta.get(LABELLER_KEY) != LABELLER_VERSION]
+    changing = bool(to_add or to_update or to_remove or to_relabel)
     if changing:  # stamped before writing too, so a killed run still leaves the BM25 index marked stale
         store.bump_revision()  # every lexical index of this store syncs on its next use
     if to_remove:
         store.delete_papers(to_remove)
     for pid, meta in to_update:
         store.update_metadata(pid, meta, {k: meta[k] for k in ("files", *FILTER_FIELDS) if k in meta})
+    report.relabelled = _relabel(store, to_relabel, existing)
     report.added = len(to_add)
     with _encoder_for(len(to_add), embedder, settings) as encoder:
         _embed_and_write(to_add, store=store, encoder=encoder, chunker=Chunker(embedder, settings) if to_add else None,
@@ -196,6 +204,32 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     report.papers, report.chunks = store.counts()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
+    """Give stored papers the current labeller's contribution labels, on their records and chunks.
+
+    Only metadata is written (Chroma merges it into what a record has), so nothing is re-embedded.
+    Chunk ids are ``{paper}:{i}`` for i below the paper's ``n_chunks``, so they are updated by id
+    in one call per batch rather than looked up one paper at a time by a metadata filter
+    (``Store.update_metadata``), which is slow on a large store. Chunks go first and the paper's
+    version last: a run killed in between relabels that paper again next time."""
+    for batch in store.batches(paper_ids, 500):
+        found = store.get_papers(batch)
+        chunk_ids: list[str] = []
+        chunk_metas: list[dict] = []
+        paper_metas: list[dict] = []
+        for pid in batch:
+            meta, text = found[pid]
+            labels = contribution_labels(str(meta["title"]) if meta.get("title_given") else "", text)
+            chunks = [f"{pid}:{i}" for i in range(int(metas[pid].get("n_chunks", 1)))]
+            chunk_ids += chunks
+            chunk_metas += [{"contributions": labels}] * len(chunks)
+            paper_metas.append({"contributions": labels, LABELLER_KEY: LABELLER_VERSION})
+        for part in store.batches(list(range(len(chunk_ids)))):
+            store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
+        store.papers.update(ids=batch, metadatas=paper_metas)
+    return len(paper_ids)
 
 
 def _merge_sources(kept: list[dict], new: list[dict]) -> list[dict]:

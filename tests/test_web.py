@@ -400,7 +400,8 @@ def test_api_filters_through_gradio_client(filter_server, tmp_path):
     assert filter_server.web_app.assistant.facets() == {
         "file": sorted([*BUNDLED_FILES, REVIEWED], key=str.lower), "year": [2026, 2025, 2024],
         "venue": ["ICLR 2026", "ICML 2025", "NeurIPS 2024"], "decision": ["Accept (oral)", "Accept (poster)", "Reject"],
-        "keyword": ["efficiency", "reasoning", "reinforcement learning", "remote sensing"]}
+        "keyword": ["efficiency", "reasoning", "reinforcement learning", "remote sensing"],
+        "contribution": ["benchmark/dataset", "empirical study/analysis", "method", "system/tool", "theory"]}
     client = Client(filter_server.url, verbose=False)
     params = {p["parameter_name"] for p in
               client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/search"]["parameters"]}

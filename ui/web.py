@@ -60,7 +60,8 @@ EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", 
             "which papers make LLM agents better at information seeking?")
 STAGES = {"reading": "Reading files", "embedding": "Embedding new abstracts"}
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords"}
+FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords",
+                 "contribution": "Contribution"}
 FILTER_CHOICES_MAX = 1000  # values listed per filter; with more, the first ones are listed (keywords can be typed)
 WHERE_HINT = 'Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, keyword).'
 

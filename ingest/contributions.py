@@ -1,0 +1,234 @@
+"""Label a paper with its kinds of contribution, read off its own abstract.
+
+Abstracts announce what they contribute in a few set phrases: "we introduce X, a benchmark
+for ...", "we prove ...", "we conduct a systematic study of ...", "this position paper ...".
+A phrase counts only when the paper is its subject ("we", "our", "this paper", a passive
+"is developed", or a name the paper introduced); "existing benchmarks" or "researchers
+introduced PER" are about other work. What a paper introduces is classified by the head
+nouns of the phrase after the verb: a "benchmark" or "dataset" is a resource, a "method",
+"framework" or named artifact is a method, a "library" or "platform" a tool.
+
+Rules rather than an LLM or a classifier: ingest must stay fast (this runs on every new
+paper), the labels must not depend on the answering model, and 49 hand-labelled papers are
+too few to train on. Everything here is plain ``re`` over the sentences of one abstract.
+"""
+
+from __future__ import annotations
+
+import re
+
+BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = (
+    "benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position", "system/tool")
+LABELS = (BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL)  # the order every label list comes in
+# Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
+# the next ingest. Raise it whenever a rule here changes what a paper gets.
+VERSION = 1
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
+_MARKUP = re.compile(r"[*_`$\\{}]+")
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+_WORD = re.compile(r"[A-Za-z0-9][\w'\-]*")
+
+# "we", "our", "this paper": the paper speaking of itself.
+_OWN = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|survey)|here)\b", re.I)
+# The verbs a paper uses to put forward what it contributes, as "we [adverbs] VERB".
+_CONTRIBUTE = re.compile(
+    r"\b(?:we|(?:this|our)\s+(?:paper|work|study|article))\s+(?:(?:also|first|further|then|additionally|next|now|hence|therefore|thus|finally|newly|"
+    r"here|instead|jointly|carefully|systematically|comprehensively|empirically|start\s+by)\s+)*"
+    r"(?P<verb>introduc\w*|present\w*|propos\w*|develop\w*|design\w*|devis\w*|construct\w*|build\w*|built|"
+    r"creat\w*|curat\w*|collect\w*|releas\w*|launch\w*|contribut\w*|establish\w*|provid\w*|offer\w*|"
+    r"formulat\w*|conduct\w*|perform\w*|carr(?:y|ied)\s+out|open-sourc\w*|put\s+forward)\s+(?P<rest>.*)", re.I)
+_PASSIVE = re.compile(r"(?P<before>[^,;:]*?)\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:newly\s+)?"
+                      r"(?:developed|proposed|introduced|constructed|built|curated|released|collected|created|designed)\b",
+                      re.I)
+# Where the noun phrase after the verb ends: a relative clause, a preposition, a purpose.
+# Words inside hyphenated compounds ("world-model-based", "in-context") do not end it.
+_PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|for|from|with|on|in|across|using|via|by|"
+                         r"through|of|into|under|over|based|derived|tailored|designed|called|named|termed|dubbed|capable|"
+                         r"evaluating|measuring|assessing|covering|containing|comprising|spanning|targeting|featuring|"
+                         r"consisting|and\s+(?:show|demonstrate|find|evaluate|study|use|apply))(?![\w-])", re.I)
+_PHRASE_WORDS = 16
+
+_KINDS = {
+    BENCHMARK: {"benchmark", "benchmarks", "dataset", "datasets", "corpus", "corpora", "testbed", "testbeds",
+                "leaderboard", "test-suite"},
+    METHOD: {"method", "methods", "approach", "algorithm", "framework", "model", "architecture", "technique",
+             "strategy", "mechanism", "module", "objective", "loss", "protocol", "paradigm", "pipeline", "scheme",
+             "layer", "metric", "measure", "estimator", "procedure", "recipe", "regularizer", "optimizer",
+             "extension", "variant", "version", "target", "formulation", "network", "agent", "encoder", "decoder",
+             "planner", "solver", "system", "solution", "bonus", "score", "criterion", "concept", "attention",
+             "policy", "prompting", "decoding", "sampling", "fine-tuning", "training", "tuning", "learning"},
+    TOOL: {"library", "toolkit", "toolbox", "package", "platform", "software", "tool", "tools", "service", "repository",
+           "environment", "api", "interface", "codebase", "gym"},
+    SURVEY: {"survey", "review", "overview", "tutorial", "position", "perspective-paper"},
+}
+_DATA_PHRASE = re.compile(r"\b(?:training|synthetic|instruction|preference|annotated|labell?ed)\s+(?:data|dataset|corpus)\b|"
+                          r"\bdata(?:set)?\s+(?:synthesis|generation|curation|collection|construction)\b|"
+                          r"\btest\s+suite\b|\bdata\s+set\b", re.I)
+_NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|selection|bias|shift)\b", re.I)
+_STUDY_NOUN = re.compile(r"\b(?:study|studies|investigation|analysis|analyses|evaluation|examination|comparison|audit)\b", re.I)
+_STUDY_QUALIFIER = re.compile(r"\b(?:systematic|comprehensive|empirical|large-scale|extensive|in-depth|thorough|"
+                              r"controlled|careful|rigorous\s+empirical)\b", re.I)
+_THEORY_WORD = re.compile(r"\btheoretical(?:ly)?\b(?![\s-]+(?:motivated|inspired|grounded))", re.I)
+
+# Study cues. Setting out to answer a question about how things behave is a study by itself; a claim
+# about how existing work behaves ("we show that widely used metrics underestimate ...") is a study
+# only beside another cue, since method papers open with one such observation to motivate themselves.
+_STUDY_VERB = r"(?:study|studies|investigate|examine|analy[sz]e|evaluate|quantify|measure|probe|characteri[sz]e|assess|understand)"
+_STUDY = [
+    re.compile(r"\bwe\s+(?:\w+\s+){0,2}?(?:systematically|empirically|comprehensively|closely|carefully|extensively|"
+               r"thoroughly|rigorously)\s+" + _STUDY_VERB + r"\b", re.I),
+    re.compile(r"\b(?:we|to)\s+" + _STUDY_VERB + r"\s+(?:whether|why|how|what|when|if|the\s+extent)\b", re.I),
+    re.compile(r"\bwe\s+(?:\w+\s+)?revisit\b", re.I),
+    re.compile(r"\bour\s+(?:study|investigation)\s+(?:yields?|reveals?|shows?|finds?|uncovers?)\b", re.I),
+]
+_FINDING = re.compile(r"\b(?:show|find|found|demonstrate|reveal|observe|uncover|suggest|indicate)s?\s+that\s+"
+                      r"(?:the\s+|these\s+|many\s+|most\s+|such\s+)?(?:existing|current|widely[\s-]used|standard|common|"
+                      r"prevailing|popular|established|state-of-the-art|today's|off-the-shelf)\b", re.I)
+_THEORY = [
+    re.compile(r"\bwe\s+(?:\w+\s+){0,2}?(?:prove[sd]?|derived?)\b(?!\s+from)", re.I),
+    re.compile(r"\bprovabl[ey]\b|\b(?:convergence|approximation|statistical|formal|optimality|recovery)\s+guarantees?\b",
+               re.I),
+    re.compile(r"\b(?:sample|iteration|query)\s+complexity\b|\bconvergence\s+(?:rate|guarantee)s?\b|\bnon-asymptotic\b|"
+               r"\b(?:upper|lower|generalization|regret|error)\s+(?:bounds|bound\s+(?:on|for))\b|\btheorem\b(?!\s+prov)", re.I),
+]
+_POSITION = re.compile(r"\bposition\s+paper\b|\bthis\s+(?:paper|work)\s+(?:argues|takes\s+the\s+position)\b|"
+                       r"\bwe\s+(?:take\s+the\s+position|advocate|call\s+(?:on|for)\s+the\s+(?:community|field))\b|"
+                       r"\bwe\s+(?:\w+\s+)?(?:survey|review)\s+(?:the|recent|existing|over|more\s+than|\d+)\b|"
+                       r"\b(?:in\s+)?this\s+(?:survey|review|position\s+paper)\b", re.I)
+_OPEN_SOURCE = re.compile(r"\bopen[\s-]sourc\w*\b[^.]{0,40}\b(?:library|toolkit|package|platform|software|tool)\b", re.I)
+_TITLE = [
+    (SURVEY, re.compile(r"^\s*position\s*:|\bposition\s+paper\b|\bsurvey\b|\bsystematic\s+review\b|\ba\s+review\s+of\b|"
+                        r"\boverview\s+of\b", re.I)),
+    (BENCHMARK, re.compile(r"\b(?:benchmark|dataset|corpus)\b", re.I)),
+    (TOOL, re.compile(r"\b(?:library|toolkit|toolbox)\b", re.I)),
+]
+
+
+def label(title: str, text: str) -> list[str]:
+    """The kinds of contribution ``text`` (an abstract) claims, in ``LABELS`` order; at least one.
+
+    ``title`` is the paper's own title if it has one ("" otherwise): "A Survey of ..." or
+    "X: A Benchmark for ..." say what the paper is even when the abstract is terse."""
+    found = _Evidence()
+    for kind, pattern in _TITLE:
+        if title and pattern.search(_MARKUP.sub("", title)):
+            found.add(kind, strong=True)
+    for sentence in _SENTENCE.split(_MARKUP.sub("", text)):
+        found.read(sentence)
+    return found.labels()
+
+
+class _Evidence:
+    """What the sentences of one abstract have said so far, and the names it introduced.
+
+    ``score`` weighs the cues (a title's word or an explicit "position paper" counts double);
+    ``sentences`` counts the sentences that gave each kind, to tell a paper's main contribution
+    from one mentioned once in passing."""
+
+    def __init__(self) -> None:
+        self.score = {kind: 0 for kind in LABELS}
+        self.sentences = {kind: 0 for kind in LABELS}
+        self.findings = 0  # claims about how existing work behaves (see _FINDING)
+        self.named_method = False  # a coined name introduced as a method: the paper's method, not a side fix
+        self.names: dict[str, set[str]] = {}  # name -> kinds it was introduced as
+        self._current: set[str] = set()  # kinds the sentence being read gave
+
+    def add(self, kind: str, strong: bool = False) -> None:
+        self.score[kind] += 2 if strong else 1
+        self._current.add(kind)
+
+    def read(self, sentence: str) -> None:
+        self._current = set()
+        own = bool(_OWN.search(sentence)) or any(sentence.startswith(name + " ") for name in self.names)
+        for match in _CONTRIBUTE.finditer(sentence):
+            self._contributed(match.group("rest"))
+        passive = _PASSIVE.search(sentence)
+        if passive:
+            self._classify(passive.group("before").split()[-10:], named=None)
+        self._containment(sentence)
+        if own:
+            theoretical = bool(_THEORY_WORD.search(sentence) or any(p.search(sentence) for p in _THEORY))
+            if theoretical:
+                self.add(THEORY)
+            if any(p.search(sentence) for p in _STUDY):
+                self.add(EMPIRICAL)
+            elif _FINDING.search(sentence) and not theoretical:  # "we theoretically show that existing ..." is theory
+                self.findings += 1
+            if _POSITION.search(sentence):
+                self.add(SURVEY, strong=True)
+            if _OPEN_SOURCE.search(sentence):
+                self.add(TOOL)
+        for kind in self._current:
+            self.sentences[kind] += 1
+
+    def _contributed(self, rest: str) -> None:
+        """The phrase after "we introduce/propose/conduct ...": what the paper puts forward."""
+        rest = _ASIDE.sub("", rest)
+        name = _leading_name(rest)
+        if name:  # "LEXam: a benchmark ..." reads as "LEXam, a benchmark ..."
+            rest = re.sub(r"^(?:the\s+)?" + re.escape(name) + r"\s*[:,\u2014-]*\s*", name + ", ", rest)
+        end = _PHRASE_END.search(rest)
+        phrase = rest[:end.start()] if end else rest
+        kinds = self._classify(_WORD.findall(phrase)[:_PHRASE_WORDS], named=name)
+        if _STUDY_NOUN.search(phrase):
+            if _THEORY_WORD.search(phrase):
+                self.add(THEORY)
+            elif _STUDY_QUALIFIER.search(phrase):
+                self.add(EMPIRICAL)
+        if name:
+            self.names[name] = kinds
+
+    def _classify(self, words: list[str], named: str | None) -> set[str]:
+        phrase = " ".join(words)
+        kinds = {kind for kind, nouns in _KINDS.items() if any(w.lower() in nouns for w in words)}
+        if _DATA_PHRASE.search(phrase):
+            kinds.add(BENCHMARK)
+        if BENCHMARK in kinds and _NOT_DATA.search(phrase) and not _DATA_PHRASE.search(phrase):
+            kinds.discard(BENCHMARK)
+        if SURVEY in kinds and not re.search(r"\b(?:survey|review|overview|tutorial)\b|\bposition\s+paper\b", phrase, re.I):
+            kinds.discard(SURVEY)  # "position" or "perspective" alone is not a position paper
+        if named and not kinds:
+            kinds = {METHOD}  # "we introduce PoLR, the first inference-time ..." names a new artifact
+        for kind in kinds:
+            self.add(kind)
+        if named and METHOD in kinds:
+            self.named_method = True
+        return kinds
+
+    def _containment(self, sentence: str) -> None:
+        """ "Lean4PHYS includes LeanPhysBench, a benchmark": a named collection of resources is not a method."""
+        for name, kinds in list(self.names.items()):
+            match = re.match(re.escape(name) + r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)",
+                             sentence)
+            if not match:
+                continue
+            inner = self._classify(_WORD.findall(_ASIDE.sub("", match.group("rest")))[:_PHRASE_WORDS],
+                                   named=_leading_name(match.group("rest")))
+            if METHOD in kinds and inner & {BENCHMARK, TOOL} and METHOD not in inner:
+                self.score[METHOD] -= 1
+                self.sentences[METHOD] -= 1
+                self.names[name] = kinds - {METHOD}
+
+    def labels(self) -> list[str]:
+        score = dict(self.score)
+        if self.findings and (score[EMPIRICAL] or self.findings >= 2):
+            score[EMPIRICAL] += self.findings
+        # A study or a resource paper often ends with "we propose a simple fix": one unnamed mention is
+        # not a method contribution when the rest of the abstract is about the study or the resource.
+        if self.sentences[METHOD] == 1 and not self.named_method and \
+                self.sentences[EMPIRICAL] + self.sentences[BENCHMARK] >= 2:
+            score[METHOD] = 0
+        chosen = [kind for kind in LABELS if score[kind] > 0]
+        return chosen or [METHOD]
+
+
+def _leading_name(rest: str) -> str | None:
+    """The coined name a contribution phrase starts with: "PoLR, the first ...", "the General Exploratory Bonus"."""
+    match = re.match(r"(?:the\s+)?(?P<name>[A-Z][\w\-]*(?:\s+[A-Z][\w\-]*){0,4})(?=[\s,.;:]|$)", rest)
+    if not match:
+        return None
+    name = match.group("name")
+    if name.split()[0] in {"A", "An", "The", "This", "These", "Our", "It", "In", "On", "We"}:
+        return None
+    return name

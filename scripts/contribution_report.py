@@ -1,0 +1,111 @@
+"""Precision and recall of the contribution labeller (ingest/contributions.py) against the hand labels.
+
+    .venv/bin/python scripts/contribution_report.py            # per label and micro-averaged, all papers
+    .venv/bin/python scripts/contribution_report.py --folds 2  # also each half of the papers on its own
+    .venv/bin/python scripts/contribution_report.py --errors   # the papers where labeller and hand labels differ
+
+The hand labels (tests/data/contributions.jsonl) hold one line per bundled paper: its id, the first
+60 characters of its abstract, its labels, and for borderline papers why. The rules were written
+with all 49 abstracts read, so the figures on all papers are fitted ones. ``--folds 2`` splits the
+papers in two halves by position (even / odd); it shows how much the figures move between two
+disjoint halves, which is the nearest thing to a held-out figure this corpus allows (see the
+docstring of tests/test_contributions.py for the numbers of a development split).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ingest.contributions import LABELS, label  # noqa: E402
+from ingest.parse import discover, parse_file  # noqa: E402
+
+GOLD = ROOT / "tests" / "data" / "contributions.jsonl"
+BUNDLED = ROOT / "data" / "iclr2026"
+
+
+def load_gold(path: Path = GOLD) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def abstracts(paths: list[Path]) -> dict[str, tuple[str, str]]:
+    """id -> (title given in the file or "", abstract), first copy of each paper."""
+    files, _ = discover(paths)
+    found: dict[str, tuple[str, str]] = {}
+    for path in files:
+        for record in parse_file(path)[0]:
+            found.setdefault(record.id, (record.metadata.get("title", ""), record.text))
+    return found
+
+
+def scores(rows: list[dict], predicted: dict[str, list[str]]) -> dict[str, dict]:
+    """Per label and micro-averaged: precision, recall, F1 and the counts they come from."""
+    table: dict[str, dict] = {}
+    totals = [0, 0, 0]
+    for name in LABELS:
+        tp = sum(name in predicted[r["id"]] and name in r["labels"] for r in rows)
+        fp = sum(name in predicted[r["id"]] and name not in r["labels"] for r in rows)
+        fn = sum(name not in predicted[r["id"]] and name in r["labels"] for r in rows)
+        table[name] = _prf(tp, fp, fn)
+        totals = [totals[0] + tp, totals[1] + fp, totals[2] + fn]
+    table["micro"] = _prf(*totals)
+    return table
+
+
+def _prf(tp: int, fp: int, fn: int) -> dict:
+    precision = tp / (tp + fp) if tp + fp else None
+    recall = tp / (tp + fn) if tp + fn else None
+    f1 = 2 * precision * recall / (precision + recall) if precision and recall else None
+    return {"precision": precision, "recall": recall, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
+
+
+def _fmt(value) -> str:
+    return "   -" if value is None else f"{value:.2f}"
+
+
+def print_table(title: str, table: dict[str, dict]) -> None:
+    print(f"\n{title}")
+    print(f"  {'label':26} {'P':>5} {'R':>5} {'F1':>5}   tp  fp  fn")
+    for name, row in table.items():
+        print(f"  {name:26} {_fmt(row['precision']):>5} {_fmt(row['recall']):>5} {_fmt(row['f1']):>5}"
+              f"  {row['tp']:3} {row['fp']:3} {row['fn']:3}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gold", type=Path, default=GOLD)
+    parser.add_argument("--folds", type=int, default=1, help="also report each of N disjoint parts of the papers")
+    parser.add_argument("--errors", action="store_true", help="list the papers the labeller gets wrong")
+    parser.add_argument("--json", action="store_true", help="print the tables as JSON")
+    args = parser.parse_args(argv)
+
+    rows = load_gold(args.gold)
+    texts = abstracts([BUNDLED])
+    missing = [r["id"] for r in rows if r["id"] not in texts]
+    if missing:
+        print(f"error: {args.gold} names papers not in {BUNDLED}: {', '.join(missing)}; fix the ids.", file=sys.stderr)
+        return 2
+    predicted = {r["id"]: label(*texts[r["id"]]) for r in rows}
+    tables = {"all": scores(rows, predicted)}
+    for fold in range(args.folds if args.folds > 1 else 0):
+        tables[f"fold {fold + 1} of {args.folds}"] = scores(rows[fold::args.folds], predicted)
+    if args.json:
+        print(json.dumps(tables, indent=1))
+    else:
+        for name, table in tables.items():
+            print_table(f"{name} ({len(rows) if name == 'all' else len(rows[int(name.split()[1]) - 1::args.folds])} papers)", table)
+    if args.errors:
+        print()
+        for index, row in enumerate(rows):
+            if sorted(predicted[row["id"]]) != sorted(row["labels"]):
+                print(f"#{index} {row['start'][:40]!r}: labeller {predicted[row['id']]}, hand {row['labels']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,166 @@
+"""Kinds of contribution: the labeller against hand labels, labels in the store, the filter, relabelling.
+
+The hand labels (tests/data/contributions.jsonl) are one reading of the 49 bundled abstracts.
+Measured with scripts/contribution_report.py: the labeller reaches micro precision 1.00 and
+recall 0.98 on all 49 (64 of 65 labels; it misses the analysis in THR's abstract). Those
+figures are fitted: the rules were written with all 49 abstracts read, then corrected on six
+papers. The rules as first written, before any correction, scored P 0.93 R 0.97. Crediting
+each correction to the half (even / odd positions) whose paper prompted it and scoring on the
+other half: tuned on the even half, the odd half scores P 0.97 R 0.94; tuned on the odd half,
+the even half scores P 0.88 R 1.00; neither half's corrections changed the other half's
+figures. The floor below sits under the fitted figures, so a rule change that loses labels
+on these papers fails here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.conftest import BUNDLED, DATA, run_cli
+
+FLOOR = 0.95
+
+
+def _gold() -> list[dict]:
+    return [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
+
+
+def _abstracts() -> dict[str, tuple[str, str]]:
+    from scripts.contribution_report import abstracts
+
+    return abstracts([BUNDLED])
+
+
+def test_hand_labels_cover_every_bundled_paper_once():
+    from ingest.contributions import LABELS
+
+    gold, texts = _gold(), _abstracts()
+    assert sorted(r["id"] for r in gold) == sorted(texts) and len(gold) == 49
+    for row in gold:
+        assert texts[row["id"]][1].startswith(row["start"])
+        assert row["labels"] and row["labels"] == [k for k in LABELS if k in row["labels"]]
+
+
+def test_labeller_precision_and_recall_on_the_hand_labels():
+    from ingest.contributions import LABELS, label
+    from scripts.contribution_report import scores
+
+    gold, texts = _gold(), _abstracts()
+    predicted = {r["id"]: label(*texts[r["id"]]) for r in gold}
+    micro = scores(gold, predicted)["micro"]
+    assert micro["precision"] >= FLOOR and micro["recall"] >= FLOOR, micro
+    for labels in predicted.values():  # at least one, in the one order
+        assert labels and labels == [k for k in LABELS if k in labels]
+    benchmarks = {r["id"] for r in gold if "benchmark/dataset" in r["labels"]}
+    assert {pid for pid, labels in predicted.items() if "benchmark/dataset" in labels} == benchmarks
+
+
+@pytest.mark.parametrize("title,text,expected", [
+    ("", "This paper introduces LawBench: a benchmark of 3,000 legal questions. Models struggle on it.",
+     ["benchmark/dataset"]),
+    ("", "Agents are everywhere. In this survey, we review over 200 papers on LLM agents and organise them.",
+     ["survey/position"]),
+    ("Position: Agents Need Memory", "We argue that memory is the missing piece.", ["survey/position"]),
+    ("", "We build OpenRL, an open-source library for reinforcement learning research.", ["system/tool"]),
+    ("", "We prove convergence guarantees for Adam under heavy-tailed noise.", ["theory"]),
+    ("", "Existing benchmarks are saturated. We propose FastNet, a pruning method. It is fast.", ["method"]),
+    ("", "Deep networks are large. They are slow to run.", ["method"]),  # nothing claimed: the usual kind
+])
+def test_labeller_reads_the_usual_phrasings(title, text, expected):
+    from ingest.contributions import label
+
+    assert label(title, text) == expected
+
+
+def test_filter_accepts_every_label_and_its_words():
+    from assistant.errors import InputError
+    from assistant.filters import CONTRIBUTIONS, build_where
+    from ingest.contributions import LABELS
+
+    assert CONTRIBUTIONS == LABELS  # the filter layer keeps its own copy (it may not import ingest)
+    assert build_where(["contribution=benchmark"]) == {"contributions": {"$contains": "benchmark/dataset"}}
+    assert build_where(["contribution=Empirical"]) == {"contributions": {"$contains": "empirical study/analysis"}}
+    assert build_where(["contribution=theory"]) == {"contributions": {"$contains": "theory"}}
+    with pytest.raises(InputError, match="contribution='benchmarks' is not a kind of contribution"):
+        build_where(["contribution=benchmarks"])
+
+
+def _stored(store) -> tuple[dict[str, dict], dict[str, dict]]:
+    store.open(None, create=False)
+    papers = {pid: meta for pid, meta, _ in store.iter_papers()}
+    got = store.chunks.get(include=["metadatas"])
+    return papers, dict(zip(got["ids"], got["metadatas"]))
+
+
+def test_ingest_stores_labels_on_papers_and_chunks(corpus):
+    from ingest.contributions import VERSION, label
+
+    texts = _abstracts()
+    papers, chunks = _stored(corpus.store)
+    assert len(papers) == 49
+    for pid, meta in papers.items():
+        assert meta["contributions"] == label("", texts[pid][1]) and meta["contributions_version"] == VERSION
+    for meta in chunks.values():
+        assert meta["contributions"] == papers[meta["paper_id"]]["contributions"]
+    facets = corpus.facets()["contribution"]
+    assert "benchmark/dataset" in facets and "method" in facets
+
+
+def test_where_contribution_through_the_cli(corpus_home):
+    benchmarks = {r["id"] for r in _gold() if "benchmark/dataset" in r["labels"]}
+    listed = run_cli("papers", "--where", "contribution=benchmark", "--json", home=corpus_home)
+    assert listed.returncode == 0, listed.stderr
+    assert {p["id"] for p in json.loads(listed.stdout)} == benchmarks
+
+    found = run_cli("search", "a benchmark to evaluate language models", "--where", "contribution=benchmark",
+                    "--json", home=corpus_home)
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    hits = hits["results"] if isinstance(hits, dict) else hits
+    assert hits and {h["id"] for h in hits} <= benchmarks
+
+    wrong = run_cli("papers", "--where", "contribution=benchmarks", home=corpus_home)
+    assert wrong.returncode != 0 and "is not a kind of contribution" in wrong.stderr
+    assert "Traceback" not in wrong.stderr
+
+
+def test_old_store_gains_labels_on_the_next_ingest_without_reembedding(make_assistant, embedder, monkeypatch, tmp_path):
+    import ingest.pipeline as pipeline
+
+    assistant = make_assistant(home=tmp_path / "old")
+    assistant.ingest()
+    store = assistant.store
+    # An old store: papers and chunks written before there were labels.
+    papers, chunks = _stored(store)
+    store.papers.update(ids=list(papers), metadatas=[{"contributions": None, "contributions_version": None}] * len(papers))
+    store.chunks.update(ids=list(chunks), metadatas=[{"contributions": None}] * len(chunks))
+    assert not any("contributions" in m for m in _stored(store)[0].values())
+    before = store.chunks.get(include=["embeddings"])
+
+    calls = []
+    real_embed = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda *a, **kw: calls.append(1) or real_embed(*a, **kw))
+    report = assistant.ingest()
+    assert (report.added, report.unchanged, report.relabelled) == (0, 49, 49)
+    assert calls == []  # nothing was embedded again
+    after = store.chunks.get(include=["embeddings"])
+    assert after["ids"] == before["ids"] and np.array_equal(np.asarray(after["embeddings"]), np.asarray(before["embeddings"]))
+    papers, chunks = _stored(store)
+    assert all(m["contributions"] and m["contributions_version"] == pipeline.LABELLER_VERSION for m in papers.values())
+    assert all(m["contributions"] == papers[m["paper_id"]]["contributions"] for m in chunks.values())
+    assert {pid for pid, m in papers.items() if "benchmark/dataset" in m["contributions"]} == \
+        {r["id"] for r in _gold() if "benchmark/dataset" in r["labels"]}
+
+    # Labelled by the current rules: the next ingest leaves them alone.
+    assert assistant.ingest().relabelled == 0
+    # New rules (a new labeller version): relabelled again, still without embedding anything.
+    monkeypatch.setattr(pipeline, "LABELLER_VERSION", pipeline.LABELLER_VERSION + 1)
+    report = assistant.ingest()
+    assert report.relabelled == 49 and report.added == 0 and calls == []
+    assert all(m["contributions_version"] == pipeline.LABELLER_VERSION for m in _stored(store)[0].values())
+    listed = run_cli("papers", "--where", "contribution=benchmark", "--json", home=tmp_path / "old")
+    assert listed.returncode == 0, listed.stderr
+    assert len(json.loads(listed.stdout)) == 6
