@@ -64,7 +64,7 @@ def test_answers_show_markdown_bold_as_bold_only_on_a_colour_terminal():
     import click
 
     import ui.cli  # noqa: F401  (the command group, which registers the answering commands, loads first)
-    from ui.cli_answer import for_terminal
+    from ui.terminal import for_terminal
 
     piece = "\n\n**On Lean:**\n- **ProofOptimizer** [2]: a **5.3** gain"
     with click.Context(click.Command("ask"), color=True):
