@@ -111,11 +111,17 @@ class Embedder:
         if not (self.path / "tokenizer.json").exists():
             raise ConfigError(f"The ONNX backend needs the model's fast tokenizer ({self.path / 'tokenizer.json'}).",
                               "Set ASSISTANT_EMBED_BACKEND=torch for this model.")
-        return OnnxEncoder(self._onnx_file(), self.path, self.max_tokens, self._pooling)
+        return OnnxEncoder(self.model_file(), self.path, self.max_tokens, self._pooling)
 
-    def _onnx_file(self) -> Path:
+    @property
+    def export_folder(self) -> Path:
+        """Where this model's ONNX export and its int8 quantisation are kept."""
+        return (self.cache_dir or default_cache_dir()) / f"{self.path.name}-{self._fingerprint()}"
+
+    def model_file(self) -> Path:
+        """The ONNX file this runtime loads, exported or quantised first if it is not there yet."""
         shipped = self.path / "onnx" / "model.onnx"
-        folder = (self.cache_dir or default_cache_dir()) / f"{self.path.name}-{self._fingerprint()}"
+        folder = self.export_folder
         fp32 = shipped if shipped.exists() else folder / "model.onnx"
         if not fp32.exists():
             with _locked(folder):
@@ -151,7 +157,7 @@ class Embedder:
 
     # -- shared ------------------------------------------------------------------------
     @cached_property
-    def _tokenizer(self):
+    def tokenizer(self):
         """The model's fast tokenizer without truncation or padding: for counting and chunking."""
         _quiet_hub()
         from tokenizers import Tokenizer
@@ -188,8 +194,8 @@ class Embedder:
         Straight through the Rust tokenizer: the chunker calls this for every sentence and
         every candidate chunk, and transformers' wrapper costs ~0.3 ms a call on top.
         """
-        if self._tokenizer is not None:
-            return self._tokenizer.encode(text, add_special_tokens=False).ids
+        if self.tokenizer is not None:
+            return self.tokenizer.encode(text, add_special_tokens=False).ids
         return self.model.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"]
 
     def embed(self, texts: Sequence[str], batch_size: int = 64):

@@ -83,7 +83,7 @@ class Chunker:
     def __init__(self, embedder, settings) -> None:
         from llama_index.core.node_parser import SentenceSplitter
 
-        tokenizer = embedder._tokenizer
+        tokenizer = embedder.tokenizer
         self.counter = PieceCounter(tokenizer, embedder.tokenize) if PieceCounter.supports(tokenizer) else None
         self.splitter = SentenceSplitter(chunk_size=settings.chunk_tokens, chunk_overlap=settings.chunk_overlap,
                                          tokenizer=self.counter or embedder.tokenize)

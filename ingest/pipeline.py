@@ -265,10 +265,10 @@ def _encoder_for(new_papers: int, embedder: Embedder, settings: Settings):
     """The encoder of this ingest: in a child process when there are several windows to overlap.
 
     One window has nothing to overlap with, and the child costs ~1 s to start and a second
-    copy of the model; torch keeps its own threads in this process (assistant.encoder_process).
+    copy of the model; torch keeps its own threads in this process (ingest.encoder_process).
     """
     if settings.embed_process and embedder.backend != "torch" and new_papers > WINDOW:
-        from assistant.encoder_process import EncoderProcess
+        from .encoder_process import EncoderProcess
 
         return EncoderProcess(embedder)
     return nullcontext(embedder)
@@ -278,7 +278,7 @@ def _embed_and_write(papers: list[Paper], *, store: Store, encoder, chunker: Chu
                      progress: Progress | None) -> None:
     """Three stages at once: window i+1 is chunked and window i-1 written while window i is embedded.
 
-    An encoder in a child process (``assistant.encoder_process``) is sent window i+1 before
+    An encoder in a child process (``ingest.encoder_process``) is sent window i+1 before
     window i's vectors are collected, so it goes from one window to the next without a pause.
 
     The encoder's kernels run without the GIL on every core; chunking (llama-index's splitter)

@@ -18,7 +18,9 @@ def test_ingest_json_then_idempotent(tmp_path):
     assert (second["added"], second["unchanged"], second["papers"]) == (0, 49, 49)
 
     result = run_cli("search", "which papers reduce reasoning token usage", "--k", "5", "--json", home=home)
-    hits = json.loads(result.stdout)
+    found = json.loads(result.stdout)
+    assert found["plan"]["kind"] == "list" and found["total"] == len(found["results"])
+    hits = found["results"]
     assert {"id", "title", "sources", "score", "text", "passage"} <= set(hits[0])
     titles = " ".join(h["title"] for h in hits)
     assert "PoLR" in titles and "LASER-D" in titles
@@ -29,12 +31,13 @@ def test_ingest_json_then_idempotent(tmp_path):
     rows = [json.loads(line) for line in lines]
     assert [r["question"] for r in rows] == ["proof simplification for Lean", "knowledge graphs for drug discovery"]
     assert rows[0]["results"][0]["title"].startswith("ProofOptimizer") and rows[1]["results"] == []
+    assert [r["plan"]["kind"] for r in rows] == ["topic", "topic"]
 
     papers = json.loads(run_cli("papers", "--json", home=home).stdout)
     assert len(papers) == 49 and {"id", "title", "sources", "text"} <= set(papers[0])
 
     readable = run_cli("search", "tell me about PoLR", home=home).stdout
-    assert readable.startswith("1. PoLR")
+    assert readable.startswith("named paper: PoLR\n1. PoLR")
 
 
 def test_mistakes_are_one_clear_line(tmp_path):
@@ -64,7 +67,7 @@ def test_answers_show_markdown_bold_as_bold_only_on_a_colour_terminal():
     import click
 
     import ui.cli  # noqa: F401  (the command group, which registers the answering commands, loads first)
-    from ui.cli_answer import for_terminal
+    from ui.terminal import for_terminal
 
     piece = "\n\n**On Lean:**\n- **ProofOptimizer** [2]: a **5.3** gain"
     with click.Context(click.Command("ask"), color=True):

@@ -1,4 +1,4 @@
-"""Large ingests encode in a child process (assistant.encoder_process): same vectors, clean failures."""
+"""Large ingests encode in a child process (ingest.encoder_process): same vectors, clean failures."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from assistant import AssistantError, Assistant, Settings
 from assistant.embedding import Embedder
-from assistant.encoder_process import EncoderProcess
+from ingest.encoder_process import EncoderProcess
 
 from .conftest import ASSISTANT, BUNDLED, ROOT, run_cli
 
@@ -37,6 +37,24 @@ def test_the_child_encodes_as_this_process_would(embedder):
     want = embedder.embed_window(texts)  # the same call in this process
     assert got.shape == want.shape and got.dtype == np.float32
     assert np.allclose(got, want, atol=1e-6)
+
+
+def test_the_child_starts_with_what_python_3_10_offers(embedder, monkeypatch):
+    """pyproject allows Python 3.10, whose Popen has no ``process_group`` (3.11+): the child must start
+    without it, in a session of its own (so the terminal's Ctrl-C reaches only the parent)."""
+    import ingest.encoder_process
+
+    class Popen310(subprocess.Popen):
+        def __init__(self, *args, process_group=None, **kwargs):
+            if process_group is not None:
+                raise TypeError("__init__() got an unexpected keyword argument 'process_group'")
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(ingest.encoder_process.subprocess, "Popen", Popen310)
+    with EncoderProcess(Embedder(backend=embedder.backend)) as encoder:
+        child = encoder.process.pid
+        assert os.getsid(child) == child and os.getpgid(child) != os.getpgid(0)
+        assert encoder.embed(["x"]).shape == (1, embedder.dimension)
 
 
 @pytest.mark.parametrize("window", [8])
@@ -76,7 +94,7 @@ def test_a_damaged_model_file_is_a_clear_error_and_nothing_is_lost(tmp_path, emb
     before = Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).stats()
 
     broken = Embedder(backend=embedder.backend, cache_dir=tmp_path / "models")
-    folder = tmp_path / "models" / f"{broken.path.name}-{broken._fingerprint()}"
+    folder = broken.export_folder
     folder.mkdir(parents=True)
     for name in ("model.onnx", "model-int8.onnx"):  # present, so nothing is exported; unreadable
         (folder / name).write_bytes(b"not an onnx model")
@@ -84,7 +102,7 @@ def test_a_damaged_model_file_is_a_clear_error_and_nothing_is_lost(tmp_path, emb
     with pytest.raises(AssistantError) as caught:
         Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=broken).ingest()
     message = str(caught.value)
-    assert "encoder process" in message and str(broken._onnx_file()) in message
+    assert "encoder process" in message and str(broken.model_file()) in message
     assert "ASSISTANT_EMBED_PROCESS=0" in message
     after = Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).stats()
     assert (after["papers"], after["chunks"]) == (before["papers"], before["chunks"])
@@ -106,7 +124,7 @@ def _start_ingest(corpus: Path, home: Path, **popen) -> tuple[subprocess.Popen, 
                             text=True, env=env, cwd=ROOT, **popen)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        child = next((pid for pid in child_pids(proc.pid) if "assistant.encoder_process" in command_line(pid)), None)
+        child = next((pid for pid in child_pids(proc.pid) if "ingest.encoder_process" in command_line(pid)), None)
         if child is not None:
             return proc, child
         time.sleep(0.05)

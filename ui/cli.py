@@ -2,73 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-from functools import wraps
 from pathlib import Path
 
 import click
 
-from assistant.errors import AssistantError
-from assistant.settings import Settings
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def fail_cleanly(func):
-    """User mistakes end as one line on stderr and a non-zero exit, never a traceback."""
-
-    @wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except AssistantError as exc:
-            raise click.ClickException(str(exc)) from None
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
-            sys.exit(130)
-
-    return wrapper
-
-
-def _settings(ctx: click.Context, **overrides) -> Settings:
-    root = ctx.find_root().params
-    return Settings.from_env(home=root.get("home"), chroma_url=root.get("chroma_url"), **overrides)
-
-
-def _assistant(ctx: click.Context, **overrides):
-    from assistant import Assistant
-
-    return Assistant(_settings(ctx, **overrides))
-
-
-def _json(value) -> None:
-    click.echo(json.dumps(value, ensure_ascii=False))
-
-
-def _where(pairs: tuple[str, ...], source: tuple[str, ...]) -> dict | None:
-    from assistant.filters import build_where
-
-    return build_where(pairs, source)
-
-
-PAGE_SIZE = 20  # a list question's papers per page (assistant.plan.PAGE_SIZE)
-PAGE_OPTION = click.option("--page", type=click.IntRange(1, 10_000), default=1, show_default=True,
-                           help="which page of a list question's papers (20 a page)")
-ALL_OPTION = click.option("--all", "show_all", is_flag=True, help="every paper of a list question at once")
-
-
-def print_more(plan, shown: int, total: int) -> None:
-    """Under a page of a list: how many more there are, and how to see them."""
-    if plan.paged and plan.page_size and shown and (plan.page - 1) * plan.page_size + shown < total:
-        rest = total - (plan.page - 1) * plan.page_size - shown
-        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))
-
-
-WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword); repeat to combine, "
-              "e.g. --where year=2026 --where decision=Accept")
-
+from .cli_answer import register
+from .cli_common import ALL_OPTION, CONTEXT, PAGE_OPTION, PAGE_SIZE, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, where_from
 
 @click.group(context_settings=CONTEXT)
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), envvar="ASSISTANT_HOME",
@@ -106,13 +46,13 @@ def ingest(ctx, paths, as_json, rebuild):
       assistant ingest
       assistant ingest papers/ openreview.jsonl --json
     """
-    from ui.progress import progress_bar
+    from .progress import progress_bar
 
-    assistant = _assistant(ctx)
+    assistant = assistant_for(ctx)
     with progress_bar() as progress:
         report = assistant.ingest(list(paths) or None, progress=progress, rebuild=rebuild)
     if as_json:
-        _json(report.as_dict())
+        print_json(report.as_dict())
     else:
         click.echo(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
                    f"{report.unchanged} unchanged in {report.seconds:.1f}s; "
@@ -160,13 +100,13 @@ def search(ctx, query, k, batch, where, source, as_json, page, show_all):
 
     if bool(query) == bool(batch):
         raise click.UsageError("give either a QUERY or --batch FILE")
-    assistant = _assistant(ctx)
-    filters = _where(where, source)
+    assistant = assistant_for(ctx)
+    filters = where_from(where, source)
     size = None if show_all else PAGE_SIZE
     for question in (read_questions(batch) if batch else [query]):
         found = assistant.find(question, k=k, where=filters, page=page, page_size=size)
         if as_json:
-            _json({"question": question, **found.as_dict()})
+            print_json({"question": question, **found.as_dict()})
             continue
         if batch:
             click.echo(click.style(f"# {question}", fg="cyan"))
@@ -189,18 +129,16 @@ def papers(ctx, where, source, as_json):
       assistant papers
       assistant papers --source 001_9830726e7dff0e98.txt --json
     """
-    found = _assistant(ctx).papers(where=_where(where, source))
+    found = assistant_for(ctx).papers(where=where_from(where, source))
     if as_json:
-        _json([{k: v for k, v in p.as_dict().items() if k not in ("score", "passage")} for p in found])
+        print_json([{k: v for k, v in p.as_dict().items() if k not in ("score", "passage")} for p in found])
         return
     for paper in found:
         click.echo(f"{paper.id}  {paper.title}  [{', '.join(paper.source_labels())}]")
     click.echo(f"{len(found)} papers", err=True)
 
 
-from ui.cli_answer import register  # noqa: E402  (answer commands live in their own module)
-
-register(cli)
+register(cli)  # ask, chat, eval, ui: the answering commands live in their own module
 
 
 def main() -> None:

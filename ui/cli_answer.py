@@ -2,60 +2,19 @@
 
 from __future__ import annotations
 
-import re
-import sys
 from pathlib import Path
 
 import click
 
 from assistant.settings import LLM_CHOICES
 
-from .cli import ALL_OPTION, CONTEXT, PAGE_OPTION, PAGE_SIZE, WHERE_HELP, _assistant, _json, _where, fail_cleanly, print_more
-from .interrupts import stoppable
+from .cli_common import (ALL_OPTION, CONTEXT, PAGE_OPTION, PAGE_SIZE, WHERE_HELP, assistant_for, fail_cleanly,
+                         print_json, where_from)
+from .terminal import print_answer
 
 LLM_OPTION = click.option("--llm", type=click.Choice(LLM_CHOICES), default=None,
                           help="who writes the answer: auto (Ollama if running, else local), ollama, local, none "
                                "[env ASSISTANT_LLM, default auto]")
-
-
-def print_citations(answer, out=click.echo) -> None:
-    if not answer.citations:
-        return
-    out(click.style("\nSources", bold=True))
-    for c in answer.citations:
-        where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
-        out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else "")
-            + (f"  [{', '.join(c.contributions)}]" if c.contributions else ""))
-        out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
-
-
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-
-
-def for_terminal(piece: str) -> str:
-    """Markdown bold (titles, "On Lean:", numbers the abstracts stress) as bold text on a terminal that
-    takes colours; piped or with NO_COLOR, the Markdown is left as it is."""
-    ctx = click.get_current_context(silent=True)
-    styled = ctx.color if ctx is not None and ctx.color is not None else sys.stdout.isatty()
-    return _BOLD.sub(lambda m: click.style(m.group(1), bold=True), piece) if styled else piece
-
-
-def echo_pieces(pieces, cancel=None) -> None:
-    """Print an answer as it streams; Ctrl-C raises KeyboardInterrupt, even one pressed while the local
-    model was inside a C callback (see ui.interrupts): ``cancel`` (the stream's) then stops the model
-    at its next token, and nothing more is printed."""
-    with stoppable(cancel) as pressed:
-        for piece in pieces:
-            if pressed.is_set():
-                raise KeyboardInterrupt
-            click.echo(for_terminal(piece), nl=False)
-        if pressed.is_set():
-            raise KeyboardInterrupt
-
-
-def stream_to_terminal(stream) -> None:
-    echo_pieces(stream, stream.cancel)
-    click.echo()
 
 
 @click.command(context_settings=CONTEXT)
@@ -89,8 +48,8 @@ def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
 
     if bool(question) == bool(batch):
         raise click.UsageError("give either a QUESTION or --batch FILE")
-    assistant = _assistant(ctx)
-    filters = _where(where, ())
+    assistant = assistant_for(ctx)
+    filters = where_from(where, ())
     options = dict(llm=llm, k=k, where=filters, page=page, page_size=None if show_all else PAGE_SIZE)
     incomplete = False
     for item in (read_items(batch) if batch else [Item([{"question": question}])]):
@@ -105,45 +64,9 @@ def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
             answer = print_answer(assistant.stream(turn["question"], conversation=conversation, **options))
             incomplete = incomplete or not answer.complete
         if as_json:
-            _json({"conversation": answers} if item.conversation else answers[0])
+            print_json({"conversation": answers} if item.conversation else answers[0])
     if incomplete:
         ctx.exit(1)
-
-
-def comparison_table(answer, width: int | None = None) -> str:
-    """The comparison as an aligned table whose cells wrap to the terminal's width."""
-    import shutil
-    import textwrap
-
-    from assistant.comparison import COLUMNS, HEADINGS
-
-    width = width or shutil.get_terminal_size((120, 24)).columns
-    titles = {c.n: f"[{c.n}] {c.title.split(':')[0]}" for c in answer.citations}
-    first = min(24, max(len(t) for t in titles.values()))
-    column = max(16, (width - first - 3 * len(COLUMNS)) // len(COLUMNS))
-    header = [("paper", first)] + [(HEADINGS[c], column) for c in COLUMNS]
-    lines = [" | ".join(h.ljust(w) for h, w in header), "-+-".join("-" * w for _h, w in header)]
-    for row in answer.comparison:
-        cells = [textwrap.wrap(titles[row["n"]], first)] + [textwrap.wrap(row[c], column) or [""] for c in COLUMNS]
-        for i in range(max(map(len, cells))):
-            lines.append(" | ".join((cell[i] if i < len(cell) else "").ljust(w)
-                                    for cell, (_h, w) in zip(cells, header)).rstrip())
-        lines.append("-+-".join("-" * w for _h, w in header))
-    return "\n".join(lines)
-
-
-def print_answer(stream):
-    """Stream an answer to the terminal under its plan line, then its sources and who wrote it."""
-    click.echo(click.style(stream.plan.line(), dim=True))
-    stream_to_terminal(stream)
-    answer = stream.answer
-    if answer.comparison:
-        click.echo()
-        click.echo(for_terminal(comparison_table(answer)))
-    print_citations(answer)
-    print_more(stream.plan, len(answer.citations), answer.total)
-    click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
-    return answer
 
 
 @click.command(context_settings=CONTEXT)
@@ -162,8 +85,8 @@ def chat(ctx, llm, k, where, source):
     """
     from .repl import Repl
 
-    _where(where, source)  # a bad filter stops here, with its fix
-    Repl(_assistant(ctx), llm=llm, k=k, filters=(*where, *(f"file={s}" for s in source))).run()
+    where_from(where, source)  # a bad filter stops here, with its fix
+    Repl(assistant_for(ctx), llm=llm, k=k, filters=(*where, *(f"file={s}" for s in source))).run()
 
 
 @click.command(name="eval", context_settings=CONTEXT)
@@ -189,9 +112,9 @@ def evaluate(ctx, file, llm, k, no_answers, as_json):
     from ui.progress import progress_bar
 
     with progress_bar() as progress:
-        report = run_eval(_assistant(ctx), read_eval_set(file), llm=llm, k=k, answers=not no_answers, progress=progress)
+        report = run_eval(assistant_for(ctx), read_eval_set(file), llm=llm, k=k, answers=not no_answers, progress=progress)
     if as_json:
-        _json(report)
+        print_json(report)
         return
     for key, value in report["metrics"].items():
         click.echo(f"{key:<22} {value:.3f}" if isinstance(value, float) else f"{key:<22} {value}")
@@ -224,7 +147,7 @@ def ui(ctx, port, host, mcp, no_ingest):
     """Open the browser chat (Gradio) on http://127.0.0.1:7860, loading the bundled corpus if the store is empty."""
     from .web import serve
 
-    serve(_assistant(ctx), host=host, port=port, mcp=mcp, ingest_if_empty=not no_ingest)
+    serve(assistant_for(ctx), host=host, port=port, mcp=mcp, ingest_if_empty=not no_ingest)
 
 
 def register(group: click.Group) -> None:

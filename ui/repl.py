@@ -11,7 +11,7 @@ from assistant.errors import AssistantError
 from assistant.filters import build_where
 from assistant.settings import LLM_CHOICES
 
-from .cli_answer import echo_pieces, print_citations
+from .terminal import echo_pieces, print_citations
 
 HELP = """\
 Ask a question about the papers, or use a command:

@@ -23,7 +23,8 @@ import threading
 from multiprocessing.connection import Connection
 from typing import Sequence
 
-from .errors import AssistantError, ConfigError
+from assistant.embedding import Embedder, child_environment
+from assistant.errors import AssistantError, ConfigError
 
 READY_SECONDS = 120.0  # loading the model takes ~1 s; the first export, done beforehand, not here
 
@@ -31,7 +32,7 @@ READY_SECONDS = 120.0  # loading the model takes ~1 s; the first export, done be
 class EncoderProcess:
     """``embed(texts)`` answered by a child process running ``Embedder(model, backend, cache_dir)``.
 
-    The child is ``python -m assistant.encoder_process``, not a ``multiprocessing.Process``:
+    The child is ``python -m ingest.encoder_process``, not a ``multiprocessing.Process``:
     spawn would import the caller's main script again in the child, which runs a library
     user's unguarded script twice (and fails outright under ``python -`` or in a REPL).
     Requests and replies go over a socket pair with ``multiprocessing``'s message framing.
@@ -43,20 +44,19 @@ class EncoderProcess:
         self.conn: Connection | None = None
 
     def __enter__(self) -> "EncoderProcess":
-        from .embedding import child_environment
-
         e = self.embedder
-        model_file = e._onnx_file()  # export or quantise here, once, so the child only loads the file
+        model_file = e.model_file()  # export or quantise here, once, so the child only loads the file
         mine, theirs = socket.socketpair()
         self.conn = Connection(mine.detach())
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "assistant.encoder_process", str(theirs.fileno()), str(e.path), e.backend,
+            [sys.executable, "-m", "ingest.encoder_process", str(theirs.fileno()), str(e.path), e.backend,
              str(e.cache_dir or ""), str(model_file)],
             pass_fds=[theirs.fileno()], env=child_environment(), stdin=subprocess.DEVNULL,
-            # A process group of its own: Ctrl-C in the terminal reaches only this process, which stops
-            # the child itself. A SIGINT reaching the child while its Python is still starting, before
-            # it can ignore the signal, printed "Fatal Python error: init_import_site" on the terminal.
-            process_group=0)
+            # A session (so a process group) of its own: Ctrl-C in the terminal reaches only this process,
+            # which stops the child itself. A SIGINT reaching the child while its Python is still starting,
+            # before it can ignore the signal, printed "Fatal Python error: init_import_site" on the terminal.
+            # start_new_session, not process_group=0, which Python 3.10 lacks.
+            start_new_session=True)
         theirs.close()
         try:
             if not self.conn.poll(READY_SECONDS):
@@ -128,8 +128,6 @@ class EncoderProcess:
 def _serve(conn: Connection, model_path: str, backend: str, cache_dir: str | None, model_file: str) -> None:
     """The child: load the model, then answer each list of texts with its vectors as float32 bytes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from .embedding import Embedder
-
     try:
         embedder = Embedder(model_path, backend, cache_dir)
         embedder.embed(["load the model"])

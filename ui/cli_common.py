@@ -1,0 +1,68 @@
+"""What every `assistant` subcommand shares: click settings, clean failures, and building one ``Assistant``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import wraps
+
+import click
+
+from assistant.errors import AssistantError
+from assistant.settings import Settings
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword); repeat to combine, "
+              "e.g. --where year=2026 --where decision=Accept")
+
+
+def fail_cleanly(func):
+    """User mistakes end as one line on stderr and a non-zero exit, never a traceback."""
+
+    @wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except AssistantError as exc:
+            raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+
+    return wrapper
+
+
+def settings_for(ctx: click.Context, **overrides) -> Settings:
+    """The one ``Settings`` of this command: environment, then the root group's flags, then ``overrides``."""
+    root = ctx.find_root().params
+    return Settings.from_env(home=root.get("home"), chroma_url=root.get("chroma_url"), **overrides)
+
+
+def assistant_for(ctx: click.Context, **overrides):
+    from assistant import Assistant
+
+    return Assistant(settings_for(ctx, **overrides))
+
+
+def print_json(value) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False))
+
+
+def where_from(pairs: tuple[str, ...], source: tuple[str, ...]) -> dict | None:
+    """The filter of ``--where FIELD=VALUE`` and ``--source FILE`` flags (None: no filter)."""
+    from assistant.filters import build_where
+
+    return build_where(pairs, source)
+
+
+PAGE_SIZE = 20  # a list question's papers per page (assistant.plan.PAGE_SIZE)
+PAGE_OPTION = click.option("--page", type=click.IntRange(1, 10_000), default=1, show_default=True,
+                           help="which page of a list question's papers (20 a page)")
+ALL_OPTION = click.option("--all", "show_all", is_flag=True, help="every paper of a list question at once")
+
+
+def print_more(plan, shown: int, total: int) -> None:
+    """Under a page of a list: how many more there are, and how to see them."""
+    if plan.paged and plan.page_size and shown and (plan.page - 1) * plan.page_size + shown < total:
+        rest = total - (plan.page - 1) * plan.page_size - shown
+        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))

@@ -1,0 +1,88 @@
+"""Answers printed on a terminal, as they stream, with their sources: for `assistant ask` and the chat."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import click
+
+from .interrupts import stoppable
+
+
+def print_citations(answer, out=click.echo) -> None:
+    if not answer.citations:
+        return
+    out(click.style("\nSources", bold=True))
+    for c in answer.citations:
+        where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
+        out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else "")
+            + (f"  [{', '.join(c.contributions)}]" if c.contributions else ""))
+        out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
+
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+def for_terminal(piece: str) -> str:
+    """Markdown bold (titles, "On Lean:", numbers the abstracts stress) as bold text on a terminal that
+    takes colours; piped or with NO_COLOR, the Markdown is left as it is."""
+    ctx = click.get_current_context(silent=True)
+    styled = ctx.color if ctx is not None and ctx.color is not None else sys.stdout.isatty()
+    return _BOLD.sub(lambda m: click.style(m.group(1), bold=True), piece) if styled else piece
+
+
+def echo_pieces(pieces, cancel=None) -> None:
+    """Print an answer as it streams; Ctrl-C raises KeyboardInterrupt, even one pressed while the local
+    model was inside a C callback (see ui.interrupts): ``cancel`` (the stream's) then stops the model
+    at its next token, and nothing more is printed."""
+    with stoppable(cancel) as pressed:
+        for piece in pieces:
+            if pressed.is_set():
+                raise KeyboardInterrupt
+            click.echo(for_terminal(piece), nl=False)
+        if pressed.is_set():
+            raise KeyboardInterrupt
+
+
+def stream_to_terminal(stream) -> None:
+    echo_pieces(stream, stream.cancel)
+    click.echo()
+
+
+def comparison_table(answer, width: int | None = None) -> str:
+    """The comparison as an aligned table whose cells wrap to the terminal's width."""
+    import shutil
+    import textwrap
+
+    from assistant.comparison import COLUMNS, HEADINGS
+
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    titles = {c.n: f"[{c.n}] {c.title.split(':')[0]}" for c in answer.citations}
+    first = min(24, max(len(t) for t in titles.values()))
+    column = max(16, (width - first - 3 * len(COLUMNS)) // len(COLUMNS))
+    header = [("paper", first)] + [(HEADINGS[c], column) for c in COLUMNS]
+    lines = [" | ".join(h.ljust(w) for h, w in header), "-+-".join("-" * w for _h, w in header)]
+    for row in answer.comparison:
+        cells = [textwrap.wrap(titles[row["n"]], first)] + [textwrap.wrap(row[c], column) or [""] for c in COLUMNS]
+        for i in range(max(map(len, cells))):
+            lines.append(" | ".join((cell[i] if i < len(cell) else "").ljust(w)
+                                    for cell, (_h, w) in zip(cells, header)).rstrip())
+        lines.append("-+-".join("-" * w for _h, w in header))
+    return "\n".join(lines)
+
+
+def print_answer(stream):
+    """Stream an answer to the terminal under its plan line, then its sources and who wrote it."""
+    click.echo(click.style(stream.plan.line(), dim=True))
+    stream_to_terminal(stream)
+    answer = stream.answer
+    if answer.comparison:
+        click.echo()
+        click.echo(for_terminal(comparison_table(answer)))
+    print_citations(answer)
+    from .cli_common import print_more
+
+    print_more(stream.plan, len(answer.citations), answer.total)
+    click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
+    return answer
