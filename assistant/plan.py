@@ -134,7 +134,8 @@ def contributions_asked(question: str) -> list[str]:
     ('... rather than new benchmarks') does not count, and a kind only counts in a question that
     asks what papers are or contribute."""
     wanted = _EXCLUSION.sub("", question)
-    if not _KIND_FRAME.search(wanted):
+    opening = any(p.match(wanted.strip()) for p in _CONTRIBUTION.values())  # "benchmarks for agents?"
+    if not opening and not _KIND_FRAME.search(wanted):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
 

@@ -1,0 +1,116 @@
+"""Each kind of question, answered from the real bundled store with the real embedding model."""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import run_cli
+
+
+def short(titles) -> set[str]:
+    return {t.split(":")[0] for t in titles}
+
+
+def test_a_list_question_cites_every_paper_that_answers_it_count_first(corpus):
+    answer = corpus.ask("anything on audio or speech language models?", llm="none", k=1)
+    assert answer.plan.kind == "list"
+    assert short(c.title for c in answer.citations) == {"Echo", "EmotionThinker"}  # k=1 does not cut a list
+    assert answer.total == 2 and answer.answer.startswith("2 papers in the store answer this:")
+
+
+def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
+    everything = corpus.find("which papers use reinforcement learning?", page_size=None)
+    assert everything.plan.kind == "list" and everything.total > 6
+    first = corpus.find("which papers use reinforcement learning?", page=1, page_size=3)
+    second = corpus.find("which papers use reinforcement learning?", page=2, page_size=3)
+    assert first.total == second.total == everything.total
+    assert [h.id for h in first.hits + second.hits] == [h.id for h in everything.hits[:6]]
+    answer = corpus.ask("which papers use reinforcement learning?", llm="none", page=2, page_size=3)
+    assert [c.n for c in answer.citations] == [4, 5, 6]
+    assert "[4]" in answer.answer and f"{everything.total - 6} more" in answer.answer
+
+
+def test_a_contribution_question_uses_the_papers_labels(corpus):
+    answer = corpus.ask("Which papers introduce a new benchmark?", llm="none")
+    assert answer.plan.kind == "contribution" and answer.plan.contributions == ["benchmark/dataset"]
+    assert answer.citations and all("benchmark/dataset" in c.contributions for c in answer.citations)
+    assert {"GDPval", "LEXam"} <= short(c.title for c in answer.citations)
+    assert corpus.ask("Are there any surveys or position papers?", llm="none").citations == []
+
+
+def test_a_named_question_cites_that_paper_alone(corpus):
+    for question, title in [("what is lean4phys", "Lean4PHYS"), ("What is DPH-RL?", "DPH-RL"),
+                            ("What is the Mesa layer paper about?", "Optimal test-time training")]:
+        answer = corpus.ask(question, llm="none")
+        assert answer.plan.kind == "named"
+        assert [c.title for c in answer.citations][0].startswith(title) and len(answer.citations) == 1
+
+
+def test_a_comparison_is_a_table_quoted_from_each_abstract(corpus):
+    answer = corpus.ask("How does ZeroSiam differ from Test-Time Matching (TTM)?", llm="none")
+    assert answer.plan.kind == "compare"
+    assert short(c.title for c in answer.citations) == {"ZeroSiam", "TTM"}
+    assert [row["n"] for row in answer.comparison] == [c.n for c in answer.citations]
+    for row, citation in zip(answer.comparison, answer.citations):
+        for column in ("problem", "approach", "evaluated_on", "result"):
+            cell = row[column]
+            assert cell == "not stated" or all(part in citation.text for part in cell.split(", "))
+        assert row["approach"] != "not stated" and row["result"] != "not stated"
+    assert answer.as_dict()["comparison"] == answer.comparison
+
+
+def test_follow_ups_about_the_last_answer(corpus):
+    conversation = corpus.conversation()
+    first = corpus.ask("which papers reduce reasoning token usage?", llm="none",
+                       conversation=conversation, page_size=None)
+    assert first.plan.kind == "list" and {"PoLR", "LASER-D"} <= short(c.title for c in first.citations)
+    differ = corpus.ask("how do they differ?", llm="none", conversation=conversation, page_size=None)
+    assert differ.plan.kind == "compare" and differ.plan.restrict_to == [c.id for c in first.citations]
+    assert [c.id for c in differ.citations] == [c.id for c in first.citations] and differ.comparison
+    rl = corpus.ask("which of them relies on reinforcement learning?", llm="none", conversation=conversation)
+    assert rl.plan.kind == "followup" and "LASER-D" in short(c.title for c in rl.citations)
+    assert set(c.id for c in rl.citations) < set(c.id for c in first.citations)
+    switch = corpus.ask("and what about robotics?", llm="none", conversation=conversation)
+    assert switch.plan.kind == "list" and switch.plan.restrict_to is None
+    assert {"WorldGym", "VLBiMan"} <= short(c.title for c in switch.citations)
+
+
+def test_an_empty_subset_says_so_instead_of_blaming_the_store(corpus):
+    conversation = corpus.conversation()
+    corpus.ask("anything on audio or speech language models?", llm="none", conversation=conversation)
+    answer = corpus.ask("which of those are mainly theoretical?", llm="none", conversation=conversation)
+    assert answer.plan.kind == "followup" and answer.citations == []
+    assert answer.answer.startswith("None of the 2 papers of the last answer")
+
+
+def test_unanswerable_and_small_talk_cite_nothing(corpus):
+    assert corpus.ask("Which papers work on recommender systems?", llm="none").citations == []
+    hello = corpus.ask("hello", llm="none")
+    assert hello.plan.kind == "out_of_scope" and hello.citations == []
+
+
+def test_eval_reports_per_type_and_batch_runs_conversations(corpus_home, tmp_path):
+    rows = [{"type": "named", "question": "What is DPH-RL?", "relevant": ["Diversity-Preserving Hybrid RL"]},
+            {"type": "unanswerable", "question": "Which papers work on recommender systems?", "relevant": []},
+            {"type": "followup", "conversation": [
+                {"question": "anything on audio or speech language models?",
+                 "relevant": ["we present Echo", "We propose EmotionThinker"]},
+                {"question": "which of them studies emotion?", "relevant": ["We propose EmotionThinker"]}]}]
+    questions = tmp_path / "set.jsonl"
+    questions.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    result = run_cli("eval", str(questions), "--llm", "none", "--json", home=corpus_home)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    by_type = {row["type"]: row for row in report["by_type"]}
+    assert set(by_type) == {"named", "unanswerable", "followup", "followup turn 1", "followup turn 2"}
+    assert by_type["named"]["citation_precision"] == 1.0 and by_type["unanswerable"]["abstention"] == 1.0
+    assert by_type["followup turn 2"]["citation_recall"] == 1.0 and report["metrics"]["dangling_citations"] == 0
+    table = run_cli("eval", str(questions), "--llm", "none", home=corpus_home).stdout
+    assert "| followup turn 2 | 1 |" in table
+
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text('{"question": "What is DPH-RL?"}\n["anything on audio or speech language models?", "how do they differ?"]\n')
+    lines = [json.loads(line) for line in run_cli("ask", "--batch", str(batch), "--json", home=corpus_home).stdout.splitlines()]
+    assert lines[0]["plan"]["kind"] == "named"
+    assert [a["plan"]["kind"] for a in lines[1]["conversation"]] == ["list", "compare"]
+    assert lines[1]["conversation"][1]["comparison"]

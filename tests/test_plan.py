@@ -1,0 +1,76 @@
+"""The question plan's rules, as a table of questions and the plan each should get (no store needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.conversation import Conversation, Turn
+from assistant.plan import compared_names, contributions_asked, make_plan
+from assistant.search import focus, topics
+
+
+def plan_of(question: str, named: list[str] | None = None, followup=None):
+    return make_plan(question, query=focus(question), topics=[focus(t) for t in topics(question)],
+                     named=named or [], followup=followup)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("proof simplification for Lean", "topic"),
+    ("which papers reduce reasoning token usage?", "list"),
+    ("anything on audio or speech language models?", "list"),
+    ("Is there any work on protein folding?", "list"),
+    ("Which papers introduce a new benchmark?", "contribution"),
+    ("purely theoretical papers", "contribution"),
+    ("Which papers are primarily empirical studies of training methods, rather than new benchmarks?", "contribution"),
+    ("What is the Mesa layer paper about?", "named"),
+    ("Compare PoLR and CRISP", "compare"),
+    ("PoLR vs CRISP", "compare"),
+    ("How is ZeroSiam different from TTM?", "compare"),
+    ("hello", "out_of_scope"),
+    ("thanks!", "out_of_scope"),
+])
+def test_the_rules_give_each_question_its_kind(question, kind):
+    assert plan_of(question).kind == kind
+
+
+def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
+    assert plan_of("tell me about PoLR", named=["p1"]).kind == "named"
+    assert plan_of("which papers build on PoLR?", named=["p1"]).kind == "list"
+
+
+def test_what_a_question_excludes_is_not_asked_for():
+    assert contributions_asked("empirical studies of RL, rather than new benchmarks") == ["empirical study/analysis"]
+    assert contributions_asked("papers on theorem proving in Lean") == []  # a topic, not a kind of paper
+    assert contributions_asked("Are there any surveys?") == ["survey/position"]
+
+
+def test_compared_names_are_read_off_the_question():
+    assert compared_names("Compare NuRL, SFPO and THR - how does each change GRPO training?") == ["NuRL", "SFPO", "THR"]
+    assert compared_names("How does Echo differ from EmotionThinker?") == ["Echo", "EmotionThinker"]
+    assert compared_names("X vs Y") == ["X", "Y"]
+
+
+def test_a_list_plan_pages_and_says_so_in_one_line():
+    plan = plan_of("which papers use Lean?")
+    assert plan.paged and plan.page == 1 and plan.page_size == 20
+    assert plan.line() == "list question: every paper on use Lean"
+    assert plan.as_dict()["kind"] == "list" and plan.as_dict()["page_size"] == 20
+
+
+def test_follow_ups_are_resolved_against_the_last_answer():
+    conversation = Conversation()
+    conversation.add(Turn("which papers reduce inference cost?", "reduce inference cost", "...",
+                          ["a", "b", "c"], ["A: x", "B: y", "C: z"], "list"))
+    differ = conversation.resolve("how do they differ?")
+    assert differ.restrict_to == ["a", "b", "c"]
+    assert plan_of("how do they differ?", followup=differ).kind == "compare"
+    subset = conversation.resolve("which of them use reinforcement learning?")
+    assert subset.restrict_to == ["a", "b", "c"] and "reinforcement learning" in subset.query
+    one = conversation.resolve("the one about Lean: what does it achieve?")
+    assert one.pick_one and one.restrict_to == ["a", "b", "c"] and one.query.startswith("Lean")
+    only = conversation.resolve("only the ones tested on math benchmarks")
+    assert only.restrict_to == ["a", "b", "c"]
+    switch = conversation.resolve("and for robotics?")
+    assert switch.restrict_to is None and switch.switch_to == "robotics" and switch.last_kind == "list"
+    ordinal = conversation.resolve("tell me more about the second one")
+    assert ordinal.restrict_to == ["b"] and "B: y" in ordinal.why
