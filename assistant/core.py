@@ -139,6 +139,14 @@ class Assistant:
         plan.page, plan.page_size = page, page_size
         return plan
 
+    def compare_plan(self, paper_ids: list[str], why: str = "") -> Plan:
+        """A plan comparing these papers side by side (the chat's ``/compare 1 3``)."""
+        if len(paper_ids) < 2:
+            raise InputError("A comparison needs two papers or more.", "Name two source numbers, e.g. /compare 1 3.")
+        question = f"compare {len(paper_ids)} papers"
+        return Plan(question=question, kind="compare", query="", form="comparison", papers=list(paper_ids),
+                    restrict_to=list(paper_ids), resolution=why or f"{len(paper_ids)} chosen papers")
+
     def select(self, plan: Plan, *, k: int | None = None, where: dict[str, Any] | None = None):
         """The papers ``plan`` cites (a ``selection.Selection``): retrieval and the plan decide, never the model."""
         from .search import Gate
@@ -194,13 +202,15 @@ class Assistant:
         return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
-               where: dict[str, Any] | None = None, page: int = 1, page_size: int | None = PAGE_SIZE):
-        """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after)."""
+               where: dict[str, Any] | None = None, page: int = 1, page_size: int | None = PAGE_SIZE,
+               plan: Plan | None = None):
+        """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after).
+        ``plan``: answer this plan instead of planning ``question`` (``compare_plan``, a next page)."""
         from .answer import AnswerStream
         from .conversation import Turn
         from .evidence import best_sentences
 
-        plan = self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation)
+        plan = plan or self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation)
         selection = self.select(plan, k=k, where=where)
         hits = selection.page(plan)
         evidence = {}  # each paper's sentence that best answers the topic it was found for

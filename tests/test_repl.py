@@ -174,3 +174,32 @@ def test_ctrl_c_soon_after_the_answer_starts_stops_it(chat, delay):
     child.expect(PROMPT)
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def test_chat_follow_up_comparison_and_compare_command(chat):
+    child = chat()
+    child.sendline("which papers reduce reasoning token usage?")
+    child.expect("list question: every paper on reduce reasoning token usage")
+    child.expect(PROMPT)
+    listed = child.before
+    assert "PoLR" in listed and "LASER-D" in listed
+
+    child.sendline("how do they differ?")
+    child.expect("comparison of the \\d papers of the last answer")
+    child.expect("Headline result")
+    assert "Approach" in child.before and "Evaluated on" in child.before
+    child.expect(PROMPT)
+    assert "[3] PoLR" in child.before  # the table's rows
+
+    child.sendline("/show 1")
+    child.expect("Approach: ")
+    child.expect(PROMPT)
+
+    child.sendline("/compare 1 9")
+    child.expect("Usage: /compare N M")
+    child.expect(PROMPT)
+    child.sendline("/compare 1 2")
+    child.expect("comparison of the 2 papers")
+    child.expect("Headline result")
+    child.expect(PROMPT)
+    assert child.before.count("[1]") >= 1 and "[3]" not in child.before.split("Sources")[0]

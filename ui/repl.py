@@ -11,12 +11,14 @@ from assistant.errors import AssistantError
 from assistant.filters import build_where
 from assistant.settings import LLM_CHOICES
 
-from .terminal import echo_pieces, print_citations
+from .terminal import comparison_table, echo_pieces, for_terminal, print_citations
 
 HELP = """\
 Ask a question about the papers, or use a command:
   /sources        the sources of the last answer, with their evidence
-  /show N         the full abstract of source N
+  /show N         the full abstract of source N (and its row of a comparison)
+  /compare N M .. compare sources N, M, ... of the last answer side by side
+  /more           the next page of the last list answer
   /k N            cite at most N papers per answer (now {k})
   /llm NAME       who writes answers: auto, ollama, local, none (now {llm})
   /filter F=V ... only papers matching: file, year, venue, decision, keyword
@@ -63,13 +65,15 @@ class Repl:
                 continue
             self.ask(line)
 
-    def ask(self, question: str) -> None:
+    def ask(self, question: str, plan=None, page: int = 1) -> None:
         try:
-            stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k,
-                                           where=build_where(self.filters))
+            stream = self.assistant.stream(question, conversation=None if plan is not None else self.conversation,
+                                           llm=self.llm, k=self.k, where=build_where(self.filters), plan=plan,
+                                           page=page)
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
+        click.echo(click.style(stream.plan.line(), dim=True))
         pieces = iter(stream)
         try:
             echo_pieces(pieces, stream.cancel)
@@ -79,6 +83,10 @@ class Repl:
         answer = stream.answer
         self.answers.append(answer)
         click.echo()
+        if answer.comparison:
+            click.echo(for_terminal(comparison_table(answer)))
+        if answer.citations and answer.citations[-1].n < answer.total:
+            click.echo(click.style(f"{answer.total - answer.citations[-1].n} more: /more", dim=True))
         if answer.citations:
             click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
         click.echo(click.style(f"— {answer.model}" + ("" if answer.complete else " (incomplete)"), dim=True))
@@ -103,6 +111,10 @@ class Repl:
                 print_citations(last)
         elif name == "/show":
             self._show(last, args)
+        elif name == "/compare":
+            self._compare(last, args)
+        elif name == "/more":
+            self._more(last)
         elif name == "/k":
             if len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= 20:
                 self.k = int(args[0])
@@ -155,6 +167,36 @@ class Repl:
         where = ", ".join(f"{s['file']} #{s['position']}" for s in citation.sources)
         click.echo(click.style(f"[{citation.n}] {citation.title}", bold=True) + f"  ({where})\n")
         click.echo(citation.text.replace(citation.evidence, click.style(citation.evidence, underline=True)))
+        row = next((r for r in last.comparison if r["n"] == citation.n), None)
+        if row is not None:
+            from assistant.comparison import COLUMNS, HEADINGS
+
+            click.echo()
+            for column in COLUMNS:
+                click.echo(click.style(f"{HEADINGS[column]}: ", bold=True) + row[column])
+
+    def _compare(self, last, args: list[str]) -> None:
+        numbers = {c.n: c for c in last.citations} if last is not None else {}
+        if len(args) < 2 or not all(a.isdigit() and int(a) in numbers for a in args):
+            click.echo("Usage: /compare N M ..., with two or more source numbers of the last answer"
+                       + (f" ({min(numbers)} to {max(numbers)})." if numbers else "."))
+            return
+        chosen = [numbers[int(a)] for a in dict.fromkeys(args)]
+        why = "sources " + ", ".join(f"[{c.n}]" for c in chosen) + " of the last answer"
+        try:
+            plan = self.assistant.compare_plan([c.id for c in chosen], why)
+        except AssistantError as exc:
+            click.echo(click.style(f"error: {exc}", fg="red"))
+            return
+        self.ask(plan.question, plan=plan)
+
+    def _more(self, last) -> None:
+        plan = last.plan if last is not None else None
+        if plan is None or not plan.paged or not last.citations or last.citations[-1].n >= last.total:
+            click.echo("Nothing more: /more shows the next page of a list answer.")
+            return
+        plan.page += 1
+        self.ask(plan.question, plan=plan)
 
     def _switch_llm(self, args: list[str]) -> None:
         if len(args) != 1 or args[0] not in LLM_CHOICES:
