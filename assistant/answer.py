@@ -58,6 +58,7 @@ class Answer:
     plan: "Plan | None" = None
     total: int = 0                      # papers that answer the question (a list answer cites a page of them)
     comparison: list[dict] = field(default_factory=list)  # a comparison's rows, aligned with citations by n
+    synthesis: "dict | None" = None     # a capable model's checked paragraph (synthesis.Synthesis.as_dict)
 
     @property
     def abstained(self) -> bool:
@@ -69,6 +70,8 @@ class Answer:
                "plan": self.plan.as_dict() if self.plan else None, "total": self.total}
         if self.comparison:
             out["comparison"] = self.comparison
+        if self.synthesis is not None:
+            out["synthesis"] = self.synthesis
         if self.note:
             out["note"] = self.note
         return out
@@ -100,7 +103,7 @@ class AnswerStream:
     def __init__(self, plan: "Plan", hits: list[PaperHit], evidence: dict[str, str],
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
-                 empty_topics: list[str] | None = None, total: int | None = None) -> None:
+                 empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -116,6 +119,7 @@ class AnswerStream:
 
             self.comparison = [compare_row(c.n, c.title, c.text) for c in self.citations]
         self.answer.comparison = self.comparison
+        self._synthesize = synthesize and len(self.citations) > 1
         self._backend = backend
         self._question = question
         self._max_tokens = max_tokens
@@ -147,6 +151,10 @@ class AnswerStream:
                 finished = True
                 return
             where = "matching the filters" if self._filtered else "in the store"
+            if self._synthesize:
+                paragraph = self._synthesis()
+                if paragraph:
+                    yield emit(paragraph + "\n\n")
             yield emit(opening(self.plan, len(self.citations), self.total, where))
             grouped = len({c.topic for c in self.citations}) > 1  # a question on several topics that found each
             for i, citation in enumerate(self.citations):
@@ -180,6 +188,23 @@ class AnswerStream:
             self.answer.timings["total"] = time.perf_counter() - self._started
             if self._on_done:
                 self._on_done(self.answer)
+
+    def _synthesis(self) -> str:
+        """The capable model's paragraph on the cited papers, each sentence checked (``synthesis``)."""
+        from .synthesis import MAX_SENTENCES, check, messages_for, schema
+
+        evidence = {}
+        for c in self.citations:
+            row = next((r for r in self.comparison if r["n"] == c.n), None)
+            cells = [row[k] for k in ("problem", "approach", "result") if row[k] != "not stated"] if row else []
+            evidence[c.n] = " ".join([c.evidence, *cells])
+        titles = {c.n: short_name(c.title) for c in self.citations}
+        messages = messages_for(self._question, [(c.n, titles[c.n], evidence[c.n]) for c in self.citations])
+        raw = self._backend.complete_json(messages, schema(len(self.citations)), self._max_tokens * MAX_SENTENCES)
+        result = check(raw, question=f"{self._question} {COMPARISON_WORDS}", evidence=evidence, titles=titles,
+                       model=self._backend.name)
+        self.answer.synthesis = result.as_dict()
+        return result.text
 
     def _nothing(self) -> str:
         if self.plan.kind == "out_of_scope":
@@ -215,6 +240,10 @@ class AnswerStream:
         else:  # the rewrite added something the abstract does not say: show the abstract's own words
             self.answer.rewrites["rejected"] += 1
             yield quote
+
+
+# Words a sentence comparing papers needs that no abstract has to contain ("whereas", "both").
+COMPARISON_WORDS = "common differ differs different difference whereas unlike instead rather similar similarly both while"
 
 
 def short_name(title: str) -> str:

@@ -226,9 +226,12 @@ class Assistant:
                 conversation.add(Turn(plan.question, plan.query, answer.answer,
                                       [h.id for h in selection.hits], [h.title for h in selection.hits], plan.kind))
 
+        from .synthesis import capable
+
+        synthesize = capable(backend) and plan.form in ("comparison", "list", "quotes")
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
-                            empty_topics=selection.empty_topics, total=selection.total)
+                            empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize)
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""

@@ -66,6 +66,13 @@ class LocalBackend:
             self._model = Llama(model_path=str(self.path), n_ctx=2048, n_threads=2, n_batch=256, verbose=False)
         return self._model
 
+    def complete_json(self, messages: list[Message], schema: dict, max_tokens: int) -> str:
+        """One reply constrained to JSON of ``schema`` (llama.cpp turns the schema into a grammar)."""
+        with self._lock:
+            reply = self.model.create_chat_completion(messages, max_tokens=max_tokens, temperature=0.1,
+                                                      response_format={"type": "json_object", "schema": schema})
+        return reply["choices"][0]["message"].get("content") or ""
+
     def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
         with self._lock:
             for chunk in self.model.create_chat_completion(messages, stream=True, max_tokens=max_tokens,
@@ -94,6 +101,28 @@ class OllamaBackend:
         if self.model_name in names or f"{self.model_name}:latest" in names:
             return True, ""
         return False, f"Ollama at {self.host} does not have the model {self.model_name!r}"
+
+    def complete_json(self, messages: list[Message], schema: dict, max_tokens: int) -> str:
+        """One reply constrained to JSON of ``schema`` through Ollama's ``format``. llama-index's Ollama
+        adapter offers only ``json_mode`` (any JSON), so this one request goes to /api/chat directly."""
+        import httpx
+
+        body = {"model": self.model_name, "messages": messages, "stream": False, "format": schema,
+                "options": {"num_predict": max_tokens, "temperature": 0.1}}
+        try:
+            reply = httpx.post(f"{self.host}/api/chat", json=body, timeout=self.timeout)
+        except httpx.ConnectError:
+            raise LLMError(f"Ollama is not reachable at {self.host}.",
+                           "Start it with `ollama serve`, set OLLAMA_HOST, or use --llm local.") from None
+        except httpx.HTTPError as exc:
+            raise IncompleteAnswer(f"The Ollama request failed: {type(exc).__name__}.",
+                                   "Try again; check the Ollama server log.") from None
+        if reply.status_code != 200:
+            raise _ollama_error(_HTTPStatus(reply), self)
+        try:
+            return str(reply.json()["message"]["content"])
+        except (ValueError, KeyError, TypeError):
+            raise IncompleteAnswer("Ollama sent a malformed reply.", "Try again; check the Ollama server log.") from None
 
     def _llm(self):
         from llama_index.llms.ollama import Ollama
@@ -128,6 +157,18 @@ class OllamaBackend:
             raise _ollama_error(exc, self) from None
         if not finished:
             raise IncompleteAnswer("Ollama's reply ended before it was finished.", "Try again; check the Ollama server log.")
+
+
+class _HTTPStatus(Exception):
+    """An HTTP error reply, shaped as the ``ollama`` client's ResponseError for ``_ollama_error``."""
+
+    def __init__(self, reply) -> None:
+        super().__init__(reply.text)
+        self.status_code = reply.status_code
+        try:
+            self.error = reply.json().get("error", reply.text)
+        except ValueError:
+            self.error = reply.text
 
 
 def _ollama_error(exc: Exception, backend: OllamaBackend) -> LLMError:

@@ -264,6 +264,13 @@ _ENGINES: dict[tuple[Path, int], Engine] = {}
 _ENGINES_LOCK = threading.Lock()
 
 
+def _scripted(text: str, stats: GenerationStats) -> Iterator[str]:
+    """A scripted reply in the pieces a model would stream (a few characters each)."""
+    for start in range(0, len(text), 7):
+        stats.eval_count += 1
+        yield text[start:start + 7]
+
+
 def engine_for(model_path: Path, n_threads: int = 2) -> Engine:
     """Load each GGUF once per process; loading is slow and tests start many servers."""
     key = (model_path.resolve(), n_threads)
@@ -304,6 +311,10 @@ class StandIn:
         self.default_num_predict = default_num_predict
         self.n_threads = n_threads
         self.requests: list[tuple[str, str, Any]] = []
+        # Scripted replies: while this holds texts, each chat/generate request is answered with the next
+        # one (streamed in pieces, or whole) instead of the model's words, so a test can replay what a
+        # capable model would write over the real protocol.
+        self.script: list[str] = []
         self.fault = "none"
         self.set_fault(fault)
         self._address = (host, port)
@@ -505,9 +516,12 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         stats = GenerationStats()
-        pieces = self._engine().chat(
-            messages, dict(body.get("options") or {}), body.get("format"), stats, standin.default_num_predict
-        )
+        if standin.script:
+            pieces = _scripted(standin.script.pop(0), stats)
+        else:
+            pieces = self._engine().chat(
+                messages, dict(body.get("options") or {}), body.get("format"), stats, standin.default_num_predict
+            )
         try:
             if body.get("stream") is False:
                 self._reply_whole(kind, name, pieces, stats, received_ns)

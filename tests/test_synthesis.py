@@ -1,0 +1,66 @@
+"""The synthesized paragraph of a capable model: scripted, realistic replies over Ollama's real wire
+protocol (the stand-in), and every sentence held to the evidence it cites."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant import Assistant, Settings
+from assistant.synthesis import capable
+
+from .standins.ollama_standin import StandIn
+
+QUESTION = "How does ZeroSiam differ from Test-Time Matching (TTM)?"
+FINE = "ZeroSiam is an efficient asymmetric Siamese architecture tailored for test-time entropy minimization."
+INVENTED_CITATION = "TTM bootstraps model performance without any external supervision."
+NUMBER_NOT_IN_ABSTRACT = "ZeroSiam avoids collapse and improves accuracy by 12.5% over prior methods."
+WRONG_PAPER = "TTM is an efficient asymmetric Siamese architecture tailored for entropy minimization."
+
+
+@pytest.fixture(scope="module")
+def server():
+    with StandIn(model_name="llama3.1:8b") as standin:
+        yield standin
+
+
+def via(url: str, home, embedder) -> Assistant:
+    settings = Settings.from_env(env={"OLLAMA_HOST": url}, home=home, ollama_model="llama3.1:8b", llm="ollama",
+                                 max_tokens=24)
+    return Assistant(settings, embedder=embedder)
+
+
+def test_only_sentences_the_evidence_supports_survive(server, corpus_home, embedder):
+    server.script = [json.dumps({"sentences": [
+        {"text": FINE, "cites": [1]},
+        {"text": INVENTED_CITATION, "cites": [7]},
+        {"text": NUMBER_NOT_IN_ABSTRACT, "cites": [1]},
+        {"text": WRONG_PAPER, "cites": [2]},
+    ]})]
+    answer = via(server.url, corpus_home, embedder).ask(QUESTION)
+    assert [c.title.split(":")[0] for c in answer.citations] == ["ZeroSiam", "TTM"]  # retrieval decides
+    assert answer.synthesis["sentences"] == [{"text": FINE, "cites": [1]}]
+    assert answer.synthesis["dropped"] == 3 and answer.synthesis["model"] == "ollama:llama3.1:8b"
+    assert answer.answer.startswith(FINE + " [1]")
+    for dropped in (INVENTED_CITATION, NUMBER_NOT_IN_ABSTRACT, WRONG_PAPER):
+        assert dropped not in answer.answer
+    assert "[7]" not in answer.answer and answer.comparison  # the table is still there
+    request = next(body for method, path, body in server.requests if path == "/api/chat" and body.get("format"))
+    assert request["format"]["properties"]["sentences"]["items"]["properties"]["cites"]["items"]["enum"] == [1, 2]
+
+
+def test_a_reply_that_is_not_json_adds_nothing(server, corpus_home, embedder):
+    server.script = ["Sure! Here is a comparison of the papers: they are both great [1][2]."]
+    answer = via(server.url, corpus_home, embedder).ask(QUESTION)
+    assert answer.synthesis["sentences"] == [] and "not the JSON" in answer.synthesis["reasons"][0]
+    assert answer.answer.startswith("Comparing 2 papers:")
+
+
+def test_the_tiny_model_keeps_the_extractive_forms(corpus):
+    backend, _note = corpus.backend("local")
+    assert not capable(backend)
+    answer = corpus.ask(QUESTION, llm="local")
+    assert answer.synthesis is None and answer.model.startswith("local:")
+    assert [c.title.split(":")[0] for c in answer.citations] == ["ZeroSiam", "TTM"]
+    assert answer.answer.startswith("Comparing 2 papers:")
