@@ -28,10 +28,11 @@ from urllib.parse import urlparse
 
 import numpy as np
 
+from . import schema
 from .errors import ModelMismatchError, StoreBusyError, StoreError
 from .settings import Settings
 
-SCHEMA = 2
+SCHEMA = schema.SCHEMA
 PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see above)
 # Papers per read when listing them all. Chroma's embedded client holds ~35 KB per paper of a page while
 # it answers (a page of 2,000 paper records raised the peak RSS by 105 MB, of 500 by 50 MB, of 250 by 32 MB,
@@ -248,9 +249,7 @@ class Store:
     @staticmethod
     def passage(chunk_meta: dict, paper_text: str) -> str:
         """A chunk's text: its span of the abstract (or, if the splitter changed it, its stored copy)."""
-        if "passage" in chunk_meta:
-            return chunk_meta["passage"]
-        return paper_text[chunk_meta["start"]:chunk_meta["end"]]
+        return schema.passage(chunk_meta, paper_text)
 
     # -- writing ---------------------------------------------------------------
     def batches(self, items: list, size: int | None = None) -> Iterable[list]:
