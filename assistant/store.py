@@ -17,11 +17,10 @@ paper for nothing.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlparse
@@ -30,6 +29,7 @@ import numpy as np
 
 from . import schema
 from .errors import ModelMismatchError, StoreBusyError, StoreError
+from .locks import LockBusy, locked
 from .settings import Settings
 
 SCHEMA = schema.SCHEMA
@@ -289,20 +289,12 @@ def write_lock(settings: Settings) -> Iterator[None]:
         return
     settings.home.mkdir(parents=True, exist_ok=True)
     path = settings.home / f".{settings.collection}.write.lock"
-    with open(path, "a+") as fh:
+    with ExitStack() as held:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
+            held.enter_context(locked(path, wait=False))
+        except LockBusy:
+            holder = path.read_text().strip() or "another process"
             raise StoreBusyError(f"The store in {settings.home} is in use: {holder} is writing to it.",
                                  "Wait for that ingest to finish, then run the command again.") from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"process {os.getpid()}")
-        fh.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
+        path.write_text(f"process {os.getpid()}")
+        yield
