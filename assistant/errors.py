@@ -16,6 +16,8 @@ from __future__ import annotations
 
 
 class AssistantError(Exception):
+    """Every expected failure: ``message`` says what went wrong, ``hint`` how to fix it."""
+
     def __init__(self, message: str, hint: str = "") -> None:
         super().__init__(message)
         self.message = message
@@ -26,24 +28,24 @@ class AssistantError(Exception):
 
 
 class ConfigError(AssistantError):
-    pass
+    """A setting has a bad value."""
 
 
 class StoreError(AssistantError):
-    pass
+    """The vector store cannot be opened or used."""
 
 
 class ModelMismatchError(StoreError):
-    pass
+    """The store was built with another embedding model, chunking or schema."""
 
 
 class StoreBusyError(StoreError):
-    pass
+    """Another process is writing to the store."""
 
 
 class InputError(AssistantError):
-    pass
+    """A file or question the user gave cannot be used."""
 
 
 class LLMError(AssistantError):
-    pass
+    """The language model failed (not running, missing, cut off)."""

@@ -7,108 +7,43 @@ segments, as in Lucene: each sync with the store tokenizes only the papers that 
 retitled, writes them as one new segment, and records removed papers as deleted. BM25's
 corpus statistics (document frequencies, mean length) are summed over the live documents
 when the segments are loaded, so scores equal those of an index built from scratch.
-Segments are merged when there are too many or too many deleted rows. bm25s still
-tokenizes (its stop words, with PyStemmer's English stemmer).
+Segments are merged when there are too many or too many deleted rows. Tokens: ``bm25_tokens``;
+the files: ``bm25_files``.
 
 Every ingest that changes the store stamps a new revision on the papers collection; an
 index whose manifest records another revision syncs by comparing the store's paper ids and
 titles with its own (metadata only), so it follows other clients of a shared server too.
-
-Folder layout: ``manifest.json`` (revision, segment names, deleted ids), ``vocab.json``
-(terms; a term's position is its id, only ever appended) and ``seg-*.npz`` (term counts
-as a sparse docs x terms matrix, with the papers' ids and titles).
 """
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-import json
 import math
-import os
-import re
-import shutil
 import threading
-import zipfile
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 import numpy as np
 from scipy import sparse
 
+from .bm25_files import Segment, clear, read_index, read_manifest, write_index
+from .bm25_tokens import stemmer, tokenize
+from .locks import locked
 from .memory import release_free_memory
 from .spelling import NameSpeller
 from .store import Store
 
-FORMAT = 3  # 3: compound words also indexed by their parts (with_parts)
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
 MAX_SEGMENTS = 8
 MAX_DELETED_SHARE = 0.25
 FETCH = 512  # papers read from the store per request when syncing
 
 
-# A word that joins parts by case or digits: "Lean4PHYS", "LeanPhysBench", "Qwen3", "AIME2024". Not an
-# acronym's plural ("LLMs") nor a word in capitals. Found from the joins, which are rare: a regex tried on
-# every word made building the 20k benchmark index 7.2 s instead of 4.4 s; this way it takes 6.3-6.6 s.
-_JOIN = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-
-
-def with_parts(text: str) -> str:
-    """``text`` followed by the parts of its compound words, so that "Lean" finds "Lean4PHYS" and
-    "LeanPhysBench" as it finds "Lean proofs" (the whole word stays, so "Lean4" still counts most)."""
-    words: dict[int, int] = {}  # start -> end of each compound word, in order
-    for join in _JOIN.finditer(text):
-        start, end = join.start(), join.end()
-        while start > 0 and _in_word(text[start - 1]):
-            start -= 1
-        while end < len(text) and _in_word(text[end]):
-            end += 1
-        words[start] = end
-    parts = [part for start, end in words.items() for part in _PART.findall(text[start:end])]
-    return f"{text} {' '.join(parts)}" if parts else text
-
-
-def _in_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _stemmer():
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
 def index_folder(home: Path, collection: str, chroma_url: str | None) -> Path:
     where = hashlib.sha1((chroma_url or "embedded").encode()).hexdigest()[:8]
     return home / "lexical" / f"{collection}-{where}"
-
-
-@dataclass
-class Segment:
-    name: str
-    counts: sparse.csr_matrix  # docs x terms (columns may be fewer than the vocabulary)
-    ids: list[str]
-    titles: list[str]
-    deleted: set[int] = field(default_factory=set)  # rows of papers removed or retitled since
-
-    def live(self) -> list[int]:
-        return [row for row in range(len(self.ids)) if row not in self.deleted]
-
-    def save(self, folder: Path) -> None:
-        tmp = folder / f"{self.name}.tmp.npz"
-        np.savez(tmp, data=self.counts.data, indices=self.counts.indices, indptr=self.counts.indptr,
-                 shape=np.asarray(self.counts.shape), ids=np.asarray(self.ids, dtype=str),
-                 titles=np.asarray(self.titles, dtype=str))
-        os.replace(tmp, folder / f"{self.name}.npz")
-
-    @classmethod
-    def load(cls, folder: Path, name: str) -> "Segment":
-        with np.load(folder / f"{name}.npz") as z:
-            counts = sparse.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
-            return cls(name, counts, z["ids"].tolist(), z["titles"].tolist())
 
 
 @dataclass
@@ -138,7 +73,7 @@ class LexicalIndex:
         self.store = store
         self.folder = folder
         self._lock = threading.Lock()
-        self._stem = _stemmer()
+        self._stem = stemmer()
         self._revision: str | None = None
         self._vocab: dict[str, int] = {}
         self._segments: list[Segment] = []
@@ -152,10 +87,7 @@ class LexicalIndex:
 
     # -- tokens --------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[str]]:
-        import bm25s
-
-        return bm25s.tokenize([with_parts(t) for t in texts], stopwords="en", stemmer=self._stem, return_ids=False,
-                              show_progress=False, token_pattern=r"(?u)\b\w\w+\b")
+        return tokenize(texts, self._stem)
 
     # -- keeping in step with the store ---------------------------------------------
     def ensure_current(self) -> None:
@@ -198,19 +130,8 @@ class LexicalIndex:
         """The folder, locked, and its manifest: processes sharing a home take turns syncing it (held
         for the sync only)."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        with open(self.folder / ".lock", "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield self._read_manifest()
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-    def _read_manifest(self) -> dict:
-        try:
-            manifest = json.loads((self.folder / "manifest.json").read_text())
-            return manifest if manifest.get("format") == FORMAT else {}
-        except (OSError, ValueError):
-            return {}
+        with locked(self.folder / ".lock"):
+            yield read_manifest(self.folder)
 
     def _load(self, manifest: dict) -> dict:
         """Read the index on disk; returns its manifest, or {} when there is none usable (then it
@@ -218,26 +139,13 @@ class LexicalIndex:
 
         The vocabulary is replaced in one assignment: a query running in another thread (the web app
         while an upload is ingested) never sees it empty."""
-        if not manifest:
+        loaded = read_index(self.folder, manifest) if manifest else None
+        if loaded is None:  # none, of an older format, or damaged: rebuilt from the store
             self._vocab, self._segments = {}, []
-            self._clear_folder()  # none, or of an older format
+            clear(self.folder)
             return {}
-        try:
-            terms = json.loads((self.folder / "vocab.json").read_text())
-            segments = [Segment.load(self.folder, name) for name in manifest["segments"]]
-            for seg in segments:
-                seg.deleted = set(manifest.get("deleted", {}).get(seg.name, []))
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            self._vocab, self._segments = {}, []
-            self._clear_folder()  # damaged: rebuild from the store
-            return {}
-        self._vocab, self._segments = {term: i for i, term in enumerate(terms)}, segments
+        self._vocab, self._segments = loaded
         return manifest
-
-    def _clear_folder(self) -> None:
-        for path in self.folder.iterdir():
-            if path.name != ".lock":
-                shutil.rmtree(path) if path.is_dir() else path.unlink()
 
     def _sync(self, revision: str) -> None:
         """Index the papers the store has and this index lacks (or holds with another title)."""
@@ -286,7 +194,7 @@ class LexicalIndex:
         join = (lambda parts, dtype: np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype))
         counts = sparse.csr_matrix((join(data, np.float32), join(indices, np.int32), np.asarray(indptr, np.int64)),
                                    shape=(len(ids), len(self._vocab)))
-        return Segment(f"seg-{os.urandom(6).hex()}", counts, ids, titles)
+        return Segment.new(counts, ids, titles)
 
     def _deleted_share(self) -> float:
         total = sum(len(seg.ids) for seg in self._segments)
@@ -295,24 +203,10 @@ class LexicalIndex:
     def _compact(self) -> None:
         """Merge every segment into one, dropping deleted rows (no re-tokenizing)."""
         live, ids, titles = self._live_rows()
-        self._segments = [Segment(f"seg-{os.urandom(6).hex()}", live, ids, titles)]
+        self._segments = [Segment.new(live, ids, titles)]
 
     def _write(self, revision: str) -> None:
-        names = {seg.name for seg in self._segments}
-        for seg in self._segments:
-            if not (self.folder / f"{seg.name}.npz").exists():
-                seg.save(self.folder)
-        terms = [""] * len(self._vocab)
-        for term, i in self._vocab.items():
-            terms[i] = term
-        _write_json(self.folder / "vocab.json", terms)
-        _write_json(self.folder / "manifest.json",
-                    {"format": FORMAT, "revision": revision, "segments": [seg.name for seg in self._segments],
-                     "deleted": {seg.name: sorted(seg.deleted) for seg in self._segments if seg.deleted},
-                     "papers": sum(len(seg.ids) - len(seg.deleted) for seg in self._segments)})
-        for path in self.folder.glob("seg-*.npz"):  # merged away
-            if path.stem not in names:
-                path.unlink(missing_ok=True)
+        write_index(self.folder, revision, self._vocab, self._segments)
 
     def _live_rows(self) -> tuple[sparse.csr_matrix, list[str], list[str]]:
         width = len(self._vocab)
@@ -418,10 +312,4 @@ class LexicalIndex:
         return {"revision": self._revision, "papers": len(self._ids),
                 "segments": [seg.name for seg in self._segments],
                 "deleted": sum(len(seg.deleted) for seg in self._segments)}
-
-
-def _write_json(path: Path, value) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(value))
-    os.replace(tmp, path)  # readers see the old file or the new one, never half of one
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
+
+from . import schema
 
 
 @dataclass
 class PaperHit:
+    """One paper found: its record (``sources``: where it was found), ``score`` (its relevance), the
+    abstract as ``text`` and the ``passage`` of it that matched best."""
+
     id: str
     title: str
     sources: list[dict]
@@ -20,9 +24,8 @@ class PaperHit:
     @classmethod
     def from_store(cls, pid: str, meta: dict, text: str, score: float = 0.0, passage: str = "",
                    topic: str | None = None) -> "PaperHit":
-        extra = {k: v for k, v in meta.items() if k not in {"title", "sources", "files", "n_chunks", "title_given"}}
-        return cls(pid, meta.get("title", pid), json.loads(meta.get("sources", "[]")), score, text, passage or text, extra,
-                   topic)
+        extra = {k: v for k, v in meta.items() if k not in schema.BOOKKEEPING}
+        return cls(pid, meta.get("title", pid), schema.read_sources(meta), score, text, passage or text, extra, topic)
 
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]

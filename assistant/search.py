@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from . import schema
 from .embedding import Embedder
 from .lexical import LexicalIndex
 from .results import PaperHit
@@ -218,9 +219,9 @@ class HybridSearcher:
 
     def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, dict]]:
         """Best-chunk similarity (and that chunk's metadata) of papers that only BM25 proposed. Chunk ids
-        are ``{paper}:{i}``, so they are fetched by id (fast) rather than by a metadata filter (slow on a
+        are known from the paper records (``schema.chunk_ids``), so they are fetched by id (fast) rather than by a metadata filter (slow on a
         large store)."""
-        ids = [f"{pid}:{i}" for pid in paper_ids for i in range(int(records[pid][0].get("n_chunks", 1)))]
+        ids = [cid for pid in paper_ids for cid in schema.chunk_ids(records[pid][0], pid)]
         if not ids:
             return {}
         got = self.store.chunks.get(ids=ids, include=["embeddings", "metadatas"])

@@ -26,6 +26,12 @@ def default_home(env: Mapping[str, str]) -> Path:
     return Path(base) / "research-assistant"
 
 
+def default_model_cache(env: Mapping[str, str]) -> Path:
+    """The ONNX exports' folder: in the default data folder, whatever ``home`` is, so one export (~7 s
+    of CPU, then its int8 quantisation) serves every store on the machine."""
+    return default_home(env) / "models"
+
+
 def bundled_corpus() -> Path:
     """The ICLR 2026 abstracts shipped in the repository."""
     return Path(__file__).resolve().parent.parent / "data" / "iclr2026"
@@ -42,6 +48,8 @@ class Settings:
     embed_model: str | None = field(default=None, metadata={"help": "sentence-transformers model folder; unset = packaged all-MiniLM-L6-v2"})
     embed_backend: str = field(default=DEFAULT_EMBED_BACKEND,
                                metadata={"help": "encoder runtime: onnx-int8 (default), onnx (torch's vectors) or torch"})
+    model_cache: Path = field(default_factory=lambda: default_model_cache(os.environ),
+                              metadata={"help": "folder of the embedding model's ONNX exports, shared by every store"})
     embed_process: bool = field(default=True, metadata={"help": "ingests of over 256 new papers encode in a child process: 16% faster at 20k on two cores; the child holds a second copy of the model (~220 MB)"})
     chunk_tokens: int = field(default=64, metadata={"help": "max word pieces per chunk (the model truncates at 256)"})
     chunk_overlap: int = field(default=12, metadata={"help": "word pieces shared by neighbouring chunks"})
@@ -75,7 +83,7 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":
         """Defaults, then ``ASSISTANT_*`` variables, then non-None ``overrides`` (command-line flags)."""
         env = os.environ if env is None else env
-        values: dict[str, Any] = {"home": default_home(env)}
+        values: dict[str, Any] = {"home": default_home(env), "model_cache": default_model_cache(env)}
         if env.get("OLLAMA_HOST"):
             values["ollama_host"] = normalise_host(env["OLLAMA_HOST"])
         for f in dataclasses.fields(cls):
@@ -83,8 +91,8 @@ class Settings:
             if raw not in (None, ""):
                 values[f.name] = _coerce(f, raw)
         values.update({k: v for k, v in overrides.items() if v is not None})
-        if "home" in values:
-            values["home"] = Path(values["home"]).expanduser()
+        for key in ("home", "model_cache"):
+            values[key] = Path(values[key]).expanduser()
         return cls(**values)
 
     def replace(self, **changes: Any) -> "Settings":

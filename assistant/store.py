@@ -17,21 +17,22 @@ paper for nothing.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlparse
 
 import numpy as np
 
+from . import schema
 from .errors import ModelMismatchError, StoreBusyError, StoreError
+from .locks import LockBusy, locked
 from .settings import Settings
 
-SCHEMA = 2
+SCHEMA = schema.SCHEMA
 PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see above)
 # Papers per read when listing them all. Chroma's embedded client holds ~35 KB per paper of a page while
 # it answers (a page of 2,000 paper records raised the peak RSS by 105 MB, of 500 by 50 MB, of 250 by 32 MB,
@@ -248,9 +249,7 @@ class Store:
     @staticmethod
     def passage(chunk_meta: dict, paper_text: str) -> str:
         """A chunk's text: its span of the abstract (or, if the splitter changed it, its stored copy)."""
-        if "passage" in chunk_meta:
-            return chunk_meta["passage"]
-        return paper_text[chunk_meta["start"]:chunk_meta["end"]]
+        return schema.passage(chunk_meta, paper_text)
 
     # -- writing ---------------------------------------------------------------
     def batches(self, items: list, size: int | None = None) -> Iterable[list]:
@@ -290,20 +289,12 @@ def write_lock(settings: Settings) -> Iterator[None]:
         return
     settings.home.mkdir(parents=True, exist_ok=True)
     path = settings.home / f".{settings.collection}.write.lock"
-    with open(path, "a+") as fh:
+    with ExitStack() as held:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
+            held.enter_context(locked(path, wait=False))
+        except LockBusy:
+            holder = path.read_text().strip() or "another process"
             raise StoreBusyError(f"The store in {settings.home} is in use: {holder} is writing to it.",
                                  "Wait for that ingest to finish, then run the command again.") from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"process {os.getpid()}")
-        fh.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
-
+        path.write_text(f"process {os.getpid()}")
+        yield

@@ -9,7 +9,6 @@ embedding one window while the previous one is written.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from assistant import schema
 from assistant.embedding import Embedder
 from assistant.memory import release_free_memory
 from assistant.settings import Settings
@@ -31,8 +31,6 @@ from .records import Record, Skipped
 
 Progress = Callable[[int, int, str], None]
 WINDOW = 256  # papers embedded per step: bounds memory whatever the corpus size
-FILTER_FIELDS = ("year", "venue", "decision", "keywords", "contributions")
-LABELLER_KEY = "contributions_version"  # which rules labelled a stored paper: others are relabelled, metadata only
 
 
 @dataclass
@@ -79,54 +77,6 @@ class Paper:
         return cls(first.id, first.text, metadata, sources)
 
 
-def paper_metadata(paper_id: str, text: str, meta: dict, sources: list[dict], n_chunks: int) -> dict:
-    given = meta.get("title")
-    out: dict = {"title": given or derive_title(text), "title_given": bool(given),
-                 "sources": json.dumps(sources, ensure_ascii=False), "files": sorted({s["file"] for s in sources}),
-                 "n_chunks": n_chunks}
-    for key in ("authors", "url", "venue", "decision"):
-        if meta.get(key):
-            out[key] = str(meta[key])
-    if meta.get("id"):
-        out["ext_id"] = str(meta["id"])
-    if str(meta.get("year", "")).strip().isdigit():
-        out["year"] = int(str(meta["year"]).strip())
-    keywords = [k.strip().lower() for k in str(meta.get("keywords", "")).replace(";", ",").split(",") if k.strip()]
-    if keywords:
-        out["keywords"] = keywords
-    out["contributions"] = contribution_labels(str(given or ""), text)
-    out[LABELLER_KEY] = LABELLER_VERSION
-    return out
-
-
-def chunk_metadata(paper_id: str, paper_meta: dict, span: tuple[int, int] | str) -> dict:
-    """What a chunk record carries: its paper, the fields filters use, and where its text lies.
-
-    ``span`` is the chunk's (start, end) in the abstract; a chunk the splitter did not cut
-    verbatim out of the abstract (none in the bundled or benchmark corpora) keeps its own text."""
-    out = {"paper_id": paper_id, "files": paper_meta["files"]}
-    out.update({k: paper_meta[k] for k in FILTER_FIELDS if k in paper_meta})
-    if isinstance(span, str):
-        out["passage"] = span
-    else:
-        out["start"], out["end"] = span
-    return out
-
-
-def spans(text: str, pieces: list[str]) -> list[tuple[int, int] | str]:
-    """Where each chunk lies in ``text``: chunks come in order and may overlap their predecessor."""
-    found: list[tuple[int, int] | str] = []
-    cursor = 0
-    for piece in pieces:
-        at = text.find(piece, cursor)
-        if at < 0:
-            found.append(piece)
-            continue
-        found.append((at, at + len(piece)))
-        cursor = at + 1
-    return found
-
-
 def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedder, settings: Settings,
                  progress: Progress | None = None, rebuild: bool = False) -> IngestReport:
     started = time.perf_counter()
@@ -165,33 +115,32 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     to_update: list[tuple[str, dict]] = []
     to_remove: list[str] = []
     for meta in existing.values():
-        for source in json.loads(meta.get("sources", "[]")):
+        for source in schema.read_sources(meta):
             if source["path"].startswith(tuple(folders)) and not Path(source["path"]).exists():
                 authoritative.add(source["path"])
     for pid, meta in existing.items():
-        old_sources = json.loads(meta.get("sources", "[]"))
+        old_sources = schema.read_sources(meta)
         kept = [s for s in old_sources if s["path"] not in authoritative]
         new = incoming.get(pid)
         merged = _merge_sources(kept, new.sources if new else [])
         if not merged:
             to_remove.append(pid)
         elif merged != old_sources:
-            to_update.append((pid, {**meta, "sources": json.dumps(merged, ensure_ascii=False),
-                                    "files": sorted({s["file"] for s in merged})}))
+            to_update.append((pid, schema.with_sources(meta, merged)))
         elif new is not None:
             report.unchanged += 1
     to_add = [paper for pid, paper in incoming.items() if pid not in existing]
     incoming.clear()
 
     removed = set(to_remove)
-    to_relabel = [pid for pid, meta in existing.items() if pid not in removed and meta.get(LABELLER_KEY) != LABELLER_VERSION]
+    to_relabel = [pid for pid, meta in existing.items() if pid not in removed and meta.get(schema.LABELLER_KEY) != LABELLER_VERSION]
     changing = bool(to_add or to_update or to_remove or to_relabel)
     if changing:  # stamped before writing too, so a killed run still leaves the BM25 index marked stale
         store.bump_revision()  # every lexical index of this store syncs on its next use
     if to_remove:
         store.delete_papers(to_remove)
     for pid, meta in to_update:
-        store.update_metadata(pid, meta, {k: meta[k] for k in ("files", *FILTER_FIELDS) if k in meta})
+        store.update_metadata(pid, meta, schema.shared_with_chunks(meta))
     report.relabelled = _relabel(store, to_relabel, existing)
     report.added = len(to_add)
     with _encoder_for(len(to_add), embedder, settings) as encoder:
@@ -225,7 +174,7 @@ def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
             chunks = [f"{pid}:{i}" for i in range(int(metas[pid].get("n_chunks", 1)))]
             chunk_ids += chunks
             chunk_metas += [{"contributions": labels}] * len(chunks)
-            paper_metas.append({"contributions": labels, LABELLER_KEY: LABELLER_VERSION})
+            paper_metas.append({"contributions": labels, schema.LABELLER_KEY: LABELLER_VERSION})
         for part in store.batches(list(range(len(chunk_ids)))):
             store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
         store.papers.update(ids=batch, metadatas=paper_metas)
@@ -252,12 +201,16 @@ class _Window:
 def _prepare(window: list[Paper], chunker: Chunker) -> _Window:
     out = _Window([p.id for p in window], [p.text for p in window], [], [], [], [])
     for paper, pieces in zip(window, chunker.split_all(out.paper_texts)):
-        meta = paper_metadata(paper.id, paper.text, paper.metadata, paper.sources, len(pieces))
+        given = paper.metadata.get("title")
+        meta = schema.paper_metadata(given or derive_title(paper.text), bool(given), paper.metadata, paper.sources,
+                                     len(pieces))
+        meta.update(contributions=contribution_labels(str(given or ""), paper.text),
+                    **{schema.LABELLER_KEY: LABELLER_VERSION})
         out.paper_metas.append(meta)
-        for index, (piece, span) in enumerate(zip(pieces, spans(paper.text, pieces))):
-            out.chunk_ids.append(f"{paper.id}:{index}")
+        for index, (piece, span) in enumerate(zip(pieces, schema.spans(paper.text, pieces))):
+            out.chunk_ids.append(schema.chunk_id(paper.id, index))
             out.chunk_texts.append(piece)
-            out.chunk_metas.append(chunk_metadata(paper.id, meta, span))
+            out.chunk_metas.append(schema.chunk_metadata(paper.id, meta, span))
     return out
 
 

@@ -158,3 +158,20 @@ def test_unwritable_cache_is_a_config_error(tmp_path):
     blocked.write_text("not a folder")  # even root cannot make a folder inside a regular file
     with pytest.raises(ConfigError):
         Embedder(backend="onnx", cache_dir=blocked / "models").embed(["x"])
+
+
+def test_an_export_that_cannot_run_is_one_config_error(tmp_path, monkeypatch):
+    """The export runs as `python -m assistant.onnx_export` in a child; a ConfigError there (here: the
+    onnx package missing) reaches the caller as the same one-line error, and no partial file stays."""
+    from assistant.embedding import Embedder
+    from assistant.errors import ConfigError
+
+    blocker = tmp_path / "site" / "onnx"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('not installed', name='onnx')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    embedder = Embedder(backend="onnx", cache_dir=tmp_path / "models")
+    with pytest.raises(ConfigError, match="needs onnx") as caught:
+        embedder.model_file()
+    assert "pip install onnx" in caught.value.hint
+    assert [p.name for p in embedder.export_folder.iterdir()] == [".lock"]

@@ -130,7 +130,7 @@ def test_coverage_read_off_the_index_equals_coverage_of_the_text(corpus):
 def test_compound_words_are_also_indexed_by_their_parts(corpus):
     """"Lean" finds Lean4PHYS, whose abstract says only "Lean4", "Lean4PHYS" and "LeanPhysBench";
     before, the whole word was the only term, and BM25 ranked it 4th behind papers without Lean."""
-    from assistant.lexical import with_parts
+    from assistant.bm25_tokens import with_parts
 
     assert with_parts("Lean4PHYS and LeanPhysBench on AIME2024") == (
         "Lean4PHYS and LeanPhysBench on AIME2024 Lean 4 PHYS Lean Phys Bench AIME 2024")

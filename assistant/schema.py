@@ -1,0 +1,97 @@
+"""The records stored in Chroma: what a paper record and a chunk record hold, written by ``ingest`` and
+read by the store, search and results. Change the layout here, and ``SCHEMA`` with it.
+
+A paper record (id: the abstract's hash) holds the abstract as its document and, as metadata, its
+``title`` (``title_given``: from the data, not derived), ``sources`` (JSON: every place it was found,
+``{"file", "path", "position"}``), ``files`` (their names, for filters), ``n_chunks`` and the optional
+fields of the data (``authors``, ``url``, ``venue``, ``decision``, ``ext_id``, ``year``, ``keywords``), and
+the kinds of contribution ingest labelled it with (``contributions``, by the rules of ``LABELLER_KEY``).
+
+A chunk record (id ``{paper id}:{i}``) holds its vector and, as metadata, ``paper_id``, the fields
+filters use (``FILTER_FIELDS``), and where its text lies in the abstract: ``start``/``end`` character
+offsets, or (when the splitter did not cut it verbatim from the abstract) the ``passage`` itself.
+"""
+
+from __future__ import annotations
+
+import json
+
+SCHEMA = 2  # 2: chunk records point into their abstract instead of copying it
+FILTER_FIELDS = ("year", "venue", "decision", "keywords", "contributions")  # copied onto chunks, with ``files``
+LABELLER_KEY = "contributions_version"  # which rules labelled a paper's ``contributions``: others are relabelled
+BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
+
+
+def chunk_id(paper_id: str, index: int) -> str:
+    return f"{paper_id}:{index}"
+
+
+def chunk_ids(paper_meta: dict, paper_id: str) -> list[str]:
+    """Every chunk id of a paper, from its record (fetching chunks by id is fast; by a filter, slow)."""
+    return [chunk_id(paper_id, i) for i in range(int(paper_meta.get("n_chunks", 1)))]
+
+
+def read_sources(paper_meta: dict) -> list[dict]:
+    return json.loads(paper_meta.get("sources", "[]"))
+
+
+def with_sources(paper_meta: dict, sources: list[dict]) -> dict:
+    """``paper_meta`` with ``sources`` and the ``files`` filters read from them."""
+    return {**paper_meta, "sources": json.dumps(sources, ensure_ascii=False),
+            "files": sorted({s["file"] for s in sources})}
+
+
+def paper_metadata(title: str, title_given: bool, fields: dict, sources: list[dict], n_chunks: int) -> dict:
+    """A paper record's metadata from what parsing found (``fields``: title, authors, id, year, ...)."""
+    out: dict = with_sources({"title": title, "title_given": title_given}, sources)
+    out["n_chunks"] = n_chunks
+    for key in ("authors", "url", "venue", "decision"):
+        if fields.get(key):
+            out[key] = str(fields[key])
+    if fields.get("id"):
+        out["ext_id"] = str(fields["id"])
+    if str(fields.get("year", "")).strip().isdigit():
+        out["year"] = int(str(fields["year"]).strip())
+    keywords = [k.strip().lower() for k in str(fields.get("keywords", "")).replace(";", ",").split(",") if k.strip()]
+    if keywords:
+        out["keywords"] = keywords
+    return out
+
+
+def shared_with_chunks(paper_meta: dict) -> dict:
+    """The fields a paper's chunks carry too, so a filtered dense search needs no paper records."""
+    return {k: paper_meta[k] for k in ("files", *FILTER_FIELDS) if k in paper_meta}
+
+
+def chunk_metadata(paper_id: str, paper_meta: dict, span: tuple[int, int] | str) -> dict:
+    """What a chunk record carries: its paper, the fields filters use, and where its text lies.
+
+    ``span`` is the chunk's (start, end) in the abstract; a chunk the splitter did not cut
+    verbatim out of the abstract (none in the bundled or benchmark corpora) keeps its own text."""
+    out = {"paper_id": paper_id, **shared_with_chunks(paper_meta)}
+    if isinstance(span, str):
+        out["passage"] = span
+    else:
+        out["start"], out["end"] = span
+    return out
+
+
+def spans(text: str, pieces: list[str]) -> list[tuple[int, int] | str]:
+    """Where each chunk lies in ``text``: chunks come in order and may overlap their predecessor."""
+    found: list[tuple[int, int] | str] = []
+    cursor = 0
+    for piece in pieces:
+        at = text.find(piece, cursor)
+        if at < 0:
+            found.append(piece)
+            continue
+        found.append((at, at + len(piece)))
+        cursor = at + 1
+    return found
+
+
+def passage(chunk_meta: dict, paper_text: str) -> str:
+    """A chunk's text: its span of the abstract (or, if the splitter changed it, its stored copy)."""
+    if "passage" in chunk_meta:
+        return chunk_meta["passage"]
+    return paper_text[chunk_meta["start"]:chunk_meta["end"]]
