@@ -67,7 +67,8 @@ class Conversation:
             return Resolved(question, None)
         previous = self.turns[-1]
         switch = _SWITCH.match(question)
-        if switch and not _GROUP.search(question):
+        leans = _ORDINAL.search(question) or _GROUP.search(question) or _PRONOUN.search(_SWITCH.sub("", question))
+        if switch and not leans:
             topic = _SWITCH.sub("", question).strip(" ?.!")
             return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind)
         rest = _FOLLOW_FRAME.sub(" ", question)

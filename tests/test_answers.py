@@ -66,11 +66,14 @@ def test_tidy_drops_the_frame_around_a_finding():
 def test_which_papers_question_cites_each_relevant_paper_with_evidence(corpus):
     answer = corpus.ask("which papers reduce reasoning token usage", llm="none")
     titles = [c.title.split(":")[0] for c in answer.citations]
-    assert set(titles) == {"PoLR", "LASER-D"}
-    assert [c.n for c in answer.citations] == [1, 2]
+    # a list question: every paper past the list gate (SSFT's "global forking tokens" come close enough)
+    assert answer.plan.kind == "list" and {"PoLR", "LASER-D"} <= set(titles) <= {"PoLR", "LASER-D", "SSFT"}
+    assert [c.n for c in answer.citations] == list(range(1, len(titles) + 1))
+    assert answer.answer.startswith(f"{len(titles)} papers in the store answer this:")
     for c in answer.citations:
-        assert c.evidence in c.text and "token usage" in c.evidence
-        assert f"[{c.n}]" in answer.answer
+        assert c.evidence in c.text and f"[{c.n}]" in answer.answer
+        if c.title.startswith(("PoLR", "LASER-D")):
+            assert "token usage" in c.evidence
 
 
 @pytest.mark.parametrize("question, evidence_starts", [
@@ -188,6 +191,6 @@ def test_local_model_writes_the_answer(corpus):
     text = "".join(stream)
     answer = stream.answer
     assert answer.model.startswith("local:SmolLM2")
-    assert {c.title.split(":")[0] for c in answer.citations} == {"PoLR", "LASER-D"}
+    assert {"PoLR", "LASER-D"} <= {c.title.split(":")[0] for c in answer.citations}
     assert text == answer.answer and answer.complete
     assert answer.timings["first_token"] < answer.timings["total"]

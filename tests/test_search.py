@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.search import Gate
+
 from .conftest import expected_ids
 
 
@@ -122,17 +124,17 @@ def test_several_topics_each_get_their_papers(corpus):
     titles = [h.title for h in corpus.search("papers on Lean or on robots", k=6)]
     assert any(t.startswith(("ProofOptimizer", "Lean4PHYS")) for t in titles)
     assert any(t.startswith(("WorldGym", "VLBiMan")) for t in titles)
-    hits = corpus.search("papers on Lean, robots, and audio", k=5)
+    hits = corpus.search("Lean, robots, and audio", k=5)  # a topic question: k bounds it
     # the topics take turns for the 5 places, then the hits come grouped by topic, in the question's order
     assert [h.topic for h in hits] == ["Lean", "Lean", "robots", "robots", "audio"]
     assert [h.title.split(":")[0] for h in hits[:2]] == ["Lean4PHYS", "ProofOptimizer"] and hits[4].title.startswith("Echo")
-    assert [h.topic for h in corpus.search("papers on Lean, robots, and audio", k=3)] == ["Lean", "robots", "audio"]
+    assert [h.topic for h in corpus.search("Lean, robots, and audio", k=3)] == ["Lean", "robots", "audio"]
     assert {h.topic for h in corpus.search("proof simplification for Lean", k=3)} == {None}  # one topic: no label
     lean = next(h.id for h in hits if h.title.startswith("ProofOptimizer"))
-    only, empty = corpus.searcher.search_topics("papers on Lean or on robots", k=5, min_score=0.62, relative_score=0.85,
+    only, empty = corpus.searcher.search_topics("papers on Lean or on robots", k=5, gate=Gate(0.62, 0.85),
                                                 where={"paper_id": lean})  # one topic has hits
     assert [(h.id, h.topic) for h in only] == [(lean, "Lean")] and empty == ["robots"]
-    listed = [h.title for h in corpus.search("papers on Lean, robots, and audio", k=6)]
+    listed = [h.title for h in corpus.search("papers on Lean, robots, and audio", k=1)]  # a list: k does not cut it
     assert [any(t.startswith(names) for t in listed) for names in (("ProofOptimizer", "Lean4PHYS"), ("WorldGym", "VLBiMan"), "Echo")] \
         == [True, True, True]
 
@@ -201,6 +203,6 @@ def test_fused_order_does_not_change_the_gate():
     assert [x.id for x in fuse_order([c, a, b])] == ["b", "c", "a"]  # 1/62+1/61 > 1/63+1/62 > 1/61
 
     searcher = HybridSearcher.__new__(HybridSearcher)
-    searcher.candidates = lambda query, where=None: fuse_order([a, b, c])
-    kept = searcher._gated("q", min_score=0.5, relative_score=0.85, where=None)
+    searcher.candidates = lambda query, where=None, pool=None: fuse_order([a, b, c])
+    kept = searcher._gated("q", Gate(floor=0.5, ratio=0.85), where=None)
     assert [x.id for x in kept] == ["b", "a"]  # floor 0.85 x 0.70 (a's relevance), not x b's 0.67
