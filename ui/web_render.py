@@ -32,7 +32,7 @@ def source_id(turn: int, n: int) -> str:
 # -- answer text -> safe HTML --------------------------------------------------------------
 def inline(text: str, turn: int = 0, citations: Sequence[Any] = (), _depth: int = 0) -> str:
     """One line of answer text as safe HTML: escaped, with our few inline marks."""
-    count = len(citations)
+    by_n = {getattr(c, "n", i): c for i, c in enumerate(citations, 1)}  # a list's page 2 cites [21]..[40]
     out: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
@@ -48,7 +48,7 @@ def inline(text: str, turn: int = 0, citations: Sequence[Any] = (), _depth: int 
             out.append(f"<em>{inner}</em>")
         else:
             n = int(m.group("cite"))
-            out.append(cite_badge(turn, n, citations[n - 1]) if 1 <= n <= count else esc(m.group(0)))
+            out.append(cite_badge(turn, n, by_n[n]) if n in by_n else esc(m.group(0)))
     out.append(esc(text[pos:]))
     return "".join(out)
 
@@ -136,6 +136,13 @@ def topic_html(topic: str | None) -> str:
     return f'<div class="topic">on <b>{esc(topic)}</b></div>' if topic else ""
 
 
+def labels_html(labels: Sequence[str]) -> str:
+    """A paper's kinds of contribution (ingest's labels), as small chips."""
+    if not labels:
+        return ""
+    return '<div class="labels">' + "".join(f'<span class="label">{esc(label)}</span>' for label in labels) + "</div>"
+
+
 def source_card(turn: int, citation: Any, open_: bool = False) -> str:
     """One cited paper: badge, title, files, the evidence sentence, and the full abstract (expandable)."""
     sid = source_id(turn, citation.n)
@@ -143,6 +150,7 @@ def source_card(turn: int, citation: Any, open_: bool = False) -> str:
             f'<div class="src-head"><span class="badge">{citation.n}</span>'
             f'<h4 class="src-title">{esc(citation.title)}</h4></div>'
             f'{topic_html(getattr(citation, "topic", None))}'
+            f'{labels_html(getattr(citation, "contributions", []))}'
             f'{files_html(citation.sources)}'
             f'<blockquote class="quote">{prose(citation.evidence)}</blockquote>'
             f'<details class="abstract"{" open" if open_ else ""}><summary>Full abstract</summary>'
@@ -166,6 +174,10 @@ class Turn:
     pending: bool = True
     stage: str = "Searching the abstracts…"
     scope: str = ""  # the filters it was answered under, e.g. "year 2026, file a.txt"; "" for every paper
+    plan_line: str = ""  # the question plan in one quiet line ("list question: every paper on …")
+    comparison: list = field(default_factory=list)  # a comparison's rows ({"n", "problem", ...})
+    synthesized_by: str = ""  # the capable model whose checked paragraph opens the answer
+    more: int = 0  # papers of a list answer on later pages
 
 
 EMPTY_CHAT = ('<div class="chat-empty"><div class="chat-empty-title">Ask about the papers</div>'
@@ -195,6 +207,10 @@ def turn_html(turn: Turn) -> str:
     elif not turn.complete:
         classes.append("incomplete")
     body = answer_html(turn.text, turn.number, turn.citations) if turn.text else ""
+    if turn.comparison and not turn.pending:
+        body += comparison_html(turn.number, turn.comparison, turn.citations)
+    if turn.plan_line:
+        body = f'<div class="plan-line">{esc(turn.plan_line)}</div>' + body
     if turn.pending and not turn.text:
         body = f'<p class="muted stage">{esc(turn.stage)}</p>'
     if turn.pending:
@@ -206,10 +222,14 @@ def turn_html(turn: Turn) -> str:
                  f'filters to search every paper.</p>')
     meta = []
     if not turn.pending and not turn.error:
-        if turn.model:
+        if turn.synthesized_by:
+            meta.append(f"answers: synthesized by {esc(turn.synthesized_by)}")
+        elif turn.model:
             meta.append(f"written by {esc(turn.model)}")
         n = len(turn.citations)
         meta.append("no sources" if n == 0 else f"{n} source{'s' if n != 1 else ''}")
+        if turn.more:
+            meta.append(f'<span class="more">{turn.more} more: press “Show more”</span>')
         if turn.scope:
             meta.append(f'<span class="scope">only {esc(turn.scope)}</span>')
         if turn.note:
@@ -217,6 +237,27 @@ def turn_html(turn: Turn) -> str:
     meta_html = f'<div class="meta">{" · ".join(meta)}</div>' if meta else ""
     parts.append(f'<div class="{" ".join(classes)}"><div class="answer">{body}</div>{meta_html}</div></div>')
     return "".join(parts)
+
+
+COMPARISON_HEADINGS = (("problem", "Problem"), ("approach", "Approach"), ("evaluated_on", "Evaluated on"),
+                       ("result", "Headline result"))
+
+
+def comparison_html(turn: int, rows: Sequence[dict], citations: Sequence[Any]) -> str:
+    """A comparison as a table: one row per paper, with its citation badge; every cell is quoted text."""
+    by_n = {c.n: c for c in citations}
+    head = "".join(f"<th>{label}</th>" for _key, label in COMPARISON_HEADINGS)
+    body = []
+    for row in rows:
+        citation = by_n.get(row["n"])
+        if citation is None:
+            continue
+        name = esc(citation.title.split(":")[0])
+        cells = "".join(f'<td class="{"not-stated" if row[key] == "not stated" else ""}">{prose(row[key])}</td>'
+                        for key, _label in COMPARISON_HEADINGS)
+        body.append(f'<tr><th scope="row">{cite_badge(turn, row["n"], citation)} {name}</th>{cells}</tr>')
+    return (f'<div class="comparison-wrap"><table class="comparison"><thead><tr><th>Paper</th>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
 def chat_html(turns: Sequence[Turn]) -> str:

@@ -115,6 +115,17 @@ a.cite:hover { background: var(--accent); color: #fff !important; }
 #filter-row { align-items: flex-end; }
 .a .meta .scope { color: var(--accent); }
 .filter-hint { font-size: 0.85rem; }
+.plan-line { font-size: 0.78rem; color: #7a8194; margin: 0 0 4px; }
+.a .meta .more { color: var(--accent); }
+.comparison-wrap { overflow-x: auto; margin: 8px 0 2px; }
+table.comparison { border-collapse: collapse; font-size: 0.84rem; line-height: 1.45; width: 100%; }
+table.comparison th, table.comparison td { border: 1px solid var(--line); padding: 6px 8px; vertical-align: top;
+                                           text-align: left; }
+table.comparison thead th { background: #f4f5fa; font-weight: 600; color: var(--ink-soft); white-space: nowrap; }
+table.comparison tbody th { font-weight: 600; white-space: nowrap; }
+table.comparison td { font-family: var(--serif); color: #333a4d; min-width: 9em; }
+table.comparison td.not-stated { color: #9aa0ae; font-style: italic; }
+#show-more { align-self: flex-start; }
 #ask-row { align-items: stretch; }
 #examples-row { gap: 6px; flex-wrap: wrap; }
 #examples-row button { flex: 0 0 auto !important; min-width: 0 !important; font-weight: 400; font-size: 0.8rem;
@@ -139,6 +150,9 @@ a.cite:hover { background: var(--accent); color: #fff !important; }
 .src-title { margin: 0 !important; font-size: 1rem !important; font-weight: 600; color: var(--ink); line-height: 1.35; }
 .topic { font-size: 0.78rem; color: #5b6275; margin: 4px 0 0; }
 .topic b { color: var(--accent); font-weight: 600; }
+.labels { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0 0; }
+.label { font-size: 0.7rem; color: #4b5563; background: #eef0fb; border: 1px solid #d8dcff; border-radius: 999px;
+         padding: 0 7px; }
 .files { display: flex; flex-wrap: wrap; gap: 4px; margin: 6px 0 4px; }
 .file-chip { font-family: 'IBM Plex Mono', ui-monospace, monospace; font-size: 0.72rem; color: #5b6275;
              background: #f0f2f7; border-radius: 6px; padding: 1px 6px; overflow-wrap: anywhere; }

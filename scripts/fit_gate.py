@@ -1,0 +1,83 @@
+"""Fit the list gate on half of the labelled questions and report it on the other half, both ways round.
+
+    ASSISTANT_HOME=STORE .venv/bin/python scripts/fit_gate.py ../shared/eval/dev.jsonl ../shared/eval/dev2.jsonl
+
+The store must hold the abstracts the question sets were labelled on (``assistant ingest``). Uses the
+single questions of kind ``list`` and ``unanswerable`` (a list gate must also abstain), split into two
+folds by alternating lines. For each fold it picks the (floor, ratio, abstain) of the grid with the
+best mean F1 on that fold, and prints that choice's precision, recall and F1 on both folds; then the
+figures of the gate the code ships (``search.LIST_GATE``) on each fold.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+from assistant import Assistant, Settings
+from assistant.batch import read_eval_set
+from assistant.search import LIST_GATE, focus
+
+FLOORS = [x / 100 for x in range(40, 66, 2)]
+RATIOS = [x / 100 for x in range(50, 96, 5)]
+ABSTAINS = [x / 100 for x in range(40, 60, 2)]
+
+
+def kept(cands: list[dict], floor: float, ratio: float, abstain: float) -> list[dict]:
+    best = max((c["rel"] for c in cands), default=0.0)
+    if best < abstain:
+        return [c for c in cands if c["named"]]
+    cut = max(floor, ratio * best)
+    return [c for c in cands if c["named"] or c["rel"] >= cut or (c["full"] and c["rel"] >= floor)]
+
+
+def score(questions: list[dict], *gate: float) -> tuple[float, float, float]:
+    f1s, ps, rs = [], [], []
+    for q in questions:
+        got = kept(q["cands"], *gate)
+        hits = sum(c["gold"] for c in got)
+        if not q["expected"]:
+            f1s.append(1.0 if not got else 0.0)
+            continue
+        p, r = (hits / len(got) if got else 0.0), hits / q["expected"]
+        ps.append(p)
+        rs.append(r)
+        f1s.append(2 * p * r / (p + r) if p + r else 0.0)
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0.0  # noqa: E731
+    return mean(f1s), mean(ps), mean(rs)
+
+
+def main(paths: list[str]) -> None:
+    assistant = Assistant(Settings.from_env(llm="none"))
+    texts = {p.id: p.text for p in assistant.papers()}
+    questions = []
+    for path in paths:
+        for item in read_eval_set(Path(path)):
+            if item.conversation or (item.type or "topic") not in ("list", "unanswerable"):
+                continue
+            turn = item.turns[0]
+            gold = {pid for pid, text in texts.items() if any(s in text for s in turn["relevant"])}
+            cands = [{"rel": c.relevance, "named": c.named, "full": c.lexical >= 0.999, "gold": c.id in gold}
+                     for c in assistant.searcher.candidates(focus(turn["question"]), pool=400)]
+            questions.append({"question": turn["question"], "expected": len(gold), "cands": cands})
+    folds = [questions[0::2], questions[1::2]]
+    grid = list(itertools.product(FLOORS, RATIOS, ABSTAINS))
+    print(f"{len(questions)} questions (list and unanswerable), folds of {len(folds[0])} and {len(folds[1])}")
+    print("| fitted on | floor, ratio, abstain | F1 / P / R on the fitted fold | F1 / P / R on the held-out fold |")
+    print("|---|---|---|---|")
+    for i in (0, 1):
+        best = max(grid, key=lambda g: (round(score(folds[i], *g)[0], 4), -g[1]))
+        fit, held = score(folds[i], *best), score(folds[1 - i], *best)
+        print(f"| fold {i + 1} | {best[0]:.2f}, {best[1]:.2f}, {best[2]:.2f} | "
+              f"{fit[0]:.3f} / {fit[1]:.3f} / {fit[2]:.3f} | {held[0]:.3f} / {held[1]:.3f} / {held[2]:.3f} |")
+    shipped = (LIST_GATE.floor, LIST_GATE.ratio, LIST_GATE.abstain)
+    for i in (0, 1):
+        f = score(folds[i], *shipped)
+        print(f"shipped gate {shipped} on fold {i + 1}: F1 {f[0]:.3f}, P {f[1]:.3f}, R {f[2]:.3f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])
