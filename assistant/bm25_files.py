@@ -33,8 +33,8 @@ class Segment:
         return [row for row in range(len(self.ids)) if row not in self.deleted]
 
     def save(self, folder: Path) -> None:
-        with replacing(folder / f"{self.name}.npz") as partial:
-            np.savez(partial, data=self.counts.data, indices=self.counts.indices, indptr=self.counts.indptr,
+        with replacing(folder / f"{self.name}.npz") as partial, partial.open("wb") as out:
+            np.savez(out, data=self.counts.data, indices=self.counts.indices, indptr=self.counts.indptr,
                      shape=np.asarray(self.counts.shape), ids=np.asarray(self.ids, dtype=str),
                      titles=np.asarray(self.titles, dtype=str))
 

@@ -38,10 +38,8 @@ def locked(path: Path, wait: bool = True) -> Iterator[None]:
 def replacing(target: Path) -> Iterator[Path]:
     """A path to write ``target``'s new content to; on success it replaces ``target`` in one step, so
     readers see the old file or the new one, never half of one. On failure the partial file goes.
-
-    The temporary name keeps ``target``'s suffix (``np.savez`` adds ``.npz`` to a name without it) and
-    starts with a dot, so globs over the folder's files do not match it."""
-    partial = target.with_name(f".{target.stem}.{os.getpid()}.part{target.suffix}")
+    (``np.savez`` adds ``.npz`` to a path without it: give it an open file.)"""
+    partial = target.with_name(f"{target.name}.{os.getpid()}.part")
     try:
         yield partial
         os.replace(partial, target)
