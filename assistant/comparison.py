@@ -21,7 +21,8 @@ HEADINGS = {"problem": "Problem", "approach": "Approach", "evaluated_on": "Evalu
 _APPROACH = re.compile(r"\b(?:we|this paper|this work|our work)\s+(?:\w+\s+){0,2}(?:propose|introduce|present|develop|"
                        r"design|build|put forward|formulate|construct|derive|study|investigate|conduct|analy[sz]e|"
                        r"treat|incorporate|leverage|employ|train|extend|adapt|reformulate|cast|frame|combine)s?\b"
-                       r"|\b(?:our|the)\s+(?:proposed\s+|new\s+)?(?:method|approach|framework|model|algorithm)\b",
+                       r"|\bour\s+(?:proposed\s+|new\s+)?(?:method|approach|framework|model|algorithm)\b"
+                       r"|\bthe\s+proposed\s+(?:method|approach|framework|model|algorithm)\b",
                        re.IGNORECASE)
 _PROBLEM = re.compile(r"\b(?:however|challeng\w*|limitation\w*|problem\w*|struggl\w*|remain\w*|costly|expensive|"
                       r"inefficien\w*|suffer\w*|lack\w*|fail\w*|bottleneck\w*|difficult\w*|unclear|hinder\w*|"
