@@ -38,9 +38,10 @@ _CONTRIBUTE = re.compile(
     r"(?P<verb>introduc\w*|present\w*|propos\w*|develop\w*|design\w*|devis\w*|construct\w*|build\w*|built|"
     r"creat\w*|curat\w*|collect\w*|releas\w*|launch\w*|contribut\w*|establish\w*|provid\w*|offer\w*|"
     r"formulat\w*|conduct\w*|perform\w*|carr(?:y|ied)\s+out|open-sourc\w*|put\s+forward)\s+(?P<rest>.*)", re.I)
-_PASSIVE = re.compile(r"(?P<before>[^,;:]*?)\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:newly\s+)?"
-                      r"(?:developed|proposed|introduced|constructed|built|curated|released|collected|created|designed)\b",
-                      re.I)
+# "a data generation pipeline is developed": what comes before the verb, back to the last comma. The
+# verb is searched for, not the phrase before it: a lazy match of that phrase tries every start.
+_PASSIVE = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:developed|proposed|introduced|constructed|built|curated|"
+                      r"released|collected|created|designed)\b", re.I)
 # Where the noun phrase after the verb ends: a relative clause, a preposition, a purpose.
 # Words inside hyphenated compounds ("world-model-based", "in-context") do not end it.
 _PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|for|from|with|on|in|across|using|via|by|"
@@ -48,6 +49,7 @@ _PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|fo
                          r"evaluating|measuring|assessing|covering|containing|comprising|spanning|targeting|featuring|"
                          r"consisting|and\s+(?:show|demonstrate|find|evaluate|study|use|apply))(?![\w-])", re.I)
 _PHRASE_WORDS = 16
+_CONTAINS = re.compile(r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)")
 
 _KINDS = {
     BENCHMARK: {"benchmark", "benchmarks", "dataset", "datasets", "corpus", "corpora", "testbed", "testbeds",
@@ -145,7 +147,8 @@ class _Evidence:
             self._contributed(match.group("rest"))
         passive = _PASSIVE.search(sentence)
         if passive:
-            self._classify(passive.group("before").split()[-10:], named=None)
+            before = re.split(r"[,;:]", sentence[:passive.start()])[-1]
+            self._classify(before.split()[-10:], named=None)
         self._containment(sentence)
         if own:
             theoretical = bool(_THEORY_WORD.search(sentence) or any(p.search(sentence) for p in _THEORY))
@@ -167,7 +170,8 @@ class _Evidence:
         rest = _ASIDE.sub("", rest)
         name = _leading_name(rest)
         if name:  # "LEXam: a benchmark ..." reads as "LEXam, a benchmark ..."
-            rest = re.sub(r"^(?:the\s+)?" + re.escape(name) + r"\s*[:,\u2014-]*\s*", name + ", ", rest)
+            after = rest[rest.index(name) + len(name):]
+            rest = name + ", " + after.lstrip(" :,\u2014-")
         end = _PHRASE_END.search(rest)
         phrase = rest[:end.start()] if end else rest
         kinds = self._classify(_WORD.findall(phrase)[:_PHRASE_WORDS], named=name)
@@ -199,8 +203,7 @@ class _Evidence:
     def _containment(self, sentence: str) -> None:
         """ "Lean4PHYS includes LeanPhysBench, a benchmark": a named collection of resources is not a method."""
         for name, kinds in list(self.names.items()):
-            match = re.match(re.escape(name) + r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)",
-                             sentence)
+            match = _CONTAINS.match(sentence, len(name)) if sentence.startswith(name) else None
             if not match:
                 continue
             inner = self._classify(_WORD.findall(_ASIDE.sub("", match.group("rest")))[:_PHRASE_WORDS],
