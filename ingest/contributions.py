@@ -33,14 +33,16 @@ _WORD = re.compile(r"[A-Za-z0-9][\w'\-]*")
 _OWN = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|survey)|here)\b", re.I)
 # The verbs a paper uses to put forward what it contributes, as "we [adverbs] VERB".
 _CONTRIBUTE = re.compile(
-    r"\b(?:we|(?:this|our)\s+(?:paper|work|study|article))\s+(?:(?:also|first|further|then|additionally|next|now|hence|therefore|thus|finally|newly|"
-    r"here|instead|jointly|carefully|systematically|comprehensively|empirically|start\s+by)\s+)*"
+    r"\b(?:we|(?:this|our)\s+(?:paper|work|study|article))\s+(?:(?:also|first|further|then|additionally|next|now|"
+    r"hence|therefore|thus|finally|newly|here|instead|jointly|carefully|systematically|comprehensively|empirically|"
+    r"start\s+by)\s+)*"
     r"(?P<verb>introduc\w*|present\w*|propos\w*|develop\w*|design\w*|devis\w*|construct\w*|build\w*|built|"
     r"creat\w*|curat\w*|collect\w*|releas\w*|launch\w*|contribut\w*|establish\w*|provid\w*|offer\w*|"
     r"formulat\w*|conduct\w*|perform\w*|carr(?:y|ied)\s+out|open-sourc\w*|put\s+forward)\s+(?P<rest>.*)", re.I)
-_PASSIVE = re.compile(r"(?P<before>[^,;:]*?)\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:newly\s+)?"
-                      r"(?:developed|proposed|introduced|constructed|built|curated|released|collected|created|designed)\b",
-                      re.I)
+# "a data generation pipeline is developed": what comes before the verb, back to the last comma. The
+# verb is searched for, not the phrase before it: a lazy match of that phrase tries every start.
+_PASSIVE = re.compile(r"\b(?:is|are|was|were)\s+(?:\w+ly\s+)?(?:developed|proposed|introduced|constructed|built|curated|"
+                      r"released|collected|created|designed)\b", re.I)
 # Where the noun phrase after the verb ends: a relative clause, a preposition, a purpose.
 # Words inside hyphenated compounds ("world-model-based", "in-context") do not end it.
 _PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|for|from|with|on|in|across|using|via|by|"
@@ -48,6 +50,7 @@ _PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|fo
                          r"evaluating|measuring|assessing|covering|containing|comprising|spanning|targeting|featuring|"
                          r"consisting|and\s+(?:show|demonstrate|find|evaluate|study|use|apply))(?![\w-])", re.I)
 _PHRASE_WORDS = 16
+_CONTAINS = re.compile(r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)")
 
 _KINDS = {
     BENCHMARK: {"benchmark", "benchmarks", "dataset", "datasets", "corpus", "corpora", "testbed", "testbeds",
@@ -60,7 +63,7 @@ _KINDS = {
              "policy", "prompting", "decoding", "sampling", "fine-tuning", "training", "tuning", "learning"},
     TOOL: {"library", "toolkit", "toolbox", "package", "platform", "software", "tool", "tools", "service", "repository",
            "environment", "api", "interface", "codebase", "gym"},
-    SURVEY: {"survey", "review", "overview", "tutorial", "position", "perspective-paper"},
+    SURVEY: {"survey", "review", "overview", "tutorial"},  # "position paper" is a phrase: _POSITION
 }
 _DATA_PHRASE = re.compile(r"\b(?:training|synthetic|instruction|preference|annotated|labell?ed)\s+(?:data|dataset|corpus)\b|"
                           r"\bdata(?:set)?\s+(?:synthesis|generation|curation|collection|construction)\b|"
@@ -113,7 +116,7 @@ def label(title: str, text: str) -> list[str]:
     found = _Evidence()
     for kind, pattern in _TITLE:
         if title and pattern.search(_MARKUP.sub("", title)):
-            found.add(kind, strong=True)
+            found.add(kind)
     for sentence in _SENTENCE.split(_MARKUP.sub("", text)):
         found.read(sentence)
     return found.labels()
@@ -122,9 +125,9 @@ def label(title: str, text: str) -> list[str]:
 class _Evidence:
     """What the sentences of one abstract have said so far, and the names it introduced.
 
-    ``score`` weighs the cues (a title's word or an explicit "position paper" counts double);
-    ``sentences`` counts the sentences that gave each kind, to tell a paper's main contribution
-    from one mentioned once in passing."""
+    ``score`` counts the cues for each kind (a title's word among them); ``sentences`` counts the
+    sentences that gave each kind, to tell a paper's main contribution from one mentioned once in
+    passing."""
 
     def __init__(self) -> None:
         self.score = {kind: 0 for kind in LABELS}
@@ -134,8 +137,8 @@ class _Evidence:
         self.names: dict[str, set[str]] = {}  # name -> kinds it was introduced as
         self._current: set[str] = set()  # kinds the sentence being read gave
 
-    def add(self, kind: str, strong: bool = False) -> None:
-        self.score[kind] += 2 if strong else 1
+    def add(self, kind: str) -> None:
+        self.score[kind] += 1
         self._current.add(kind)
 
     def read(self, sentence: str) -> None:
@@ -145,7 +148,8 @@ class _Evidence:
             self._contributed(match.group("rest"))
         passive = _PASSIVE.search(sentence)
         if passive:
-            self._classify(passive.group("before").split()[-10:], named=None)
+            before = re.split(r"[,;:]", sentence[:passive.start()])[-1]
+            self._classify(before.split()[-10:], named=None)
         self._containment(sentence)
         if own:
             theoretical = bool(_THEORY_WORD.search(sentence) or any(p.search(sentence) for p in _THEORY))
@@ -156,7 +160,7 @@ class _Evidence:
             elif _FINDING.search(sentence) and not theoretical:  # "we theoretically show that existing ..." is theory
                 self.findings += 1
             if _POSITION.search(sentence):
-                self.add(SURVEY, strong=True)
+                self.add(SURVEY)
             if _OPEN_SOURCE.search(sentence):
                 self.add(TOOL)
         for kind in self._current:
@@ -167,7 +171,8 @@ class _Evidence:
         rest = _ASIDE.sub("", rest)
         name = _leading_name(rest)
         if name:  # "LEXam: a benchmark ..." reads as "LEXam, a benchmark ..."
-            rest = re.sub(r"^(?:the\s+)?" + re.escape(name) + r"\s*[:,\u2014-]*\s*", name + ", ", rest)
+            after = rest[rest.index(name) + len(name):]
+            rest = name + ", " + after.lstrip(" :,\u2014-")
         end = _PHRASE_END.search(rest)
         phrase = rest[:end.start()] if end else rest
         kinds = self._classify(_WORD.findall(phrase)[:_PHRASE_WORDS], named=name)
@@ -186,8 +191,6 @@ class _Evidence:
             kinds.add(BENCHMARK)
         if BENCHMARK in kinds and _NOT_DATA.search(phrase) and not _DATA_PHRASE.search(phrase):
             kinds.discard(BENCHMARK)
-        if SURVEY in kinds and not re.search(r"\b(?:survey|review|overview|tutorial)\b|\bposition\s+paper\b", phrase, re.I):
-            kinds.discard(SURVEY)  # "position" or "perspective" alone is not a position paper
         if named and not kinds:
             kinds = {METHOD}  # "we introduce PoLR, the first inference-time ..." names a new artifact
         for kind in kinds:
@@ -199,8 +202,7 @@ class _Evidence:
     def _containment(self, sentence: str) -> None:
         """ "Lean4PHYS includes LeanPhysBench, a benchmark": a named collection of resources is not a method."""
         for name, kinds in list(self.names.items()):
-            match = re.match(re.escape(name) + r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)",
-                             sentence)
+            match = _CONTAINS.match(sentence, len(name)) if sentence.startswith(name) else None
             if not match:
                 continue
             inner = self._classify(_WORD.findall(_ASIDE.sub("", match.group("rest")))[:_PHRASE_WORDS],

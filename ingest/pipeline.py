@@ -169,6 +169,8 @@ def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
         chunk_metas: list[dict] = []
         paper_metas: list[dict] = []
         for pid in batch:
+            if pid not in found:  # deleted meanwhile by another client of a Chroma server
+                continue
             meta, text = found[pid]
             labels = contribution_labels(str(meta["title"]) if meta.get("title_given") else "", text)
             chunks = [f"{pid}:{i}" for i in range(int(metas[pid].get("n_chunks", 1)))]
@@ -177,7 +179,8 @@ def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
             paper_metas.append({"contributions": labels, schema.LABELLER_KEY: LABELLER_VERSION})
         for part in store.batches(list(range(len(chunk_ids)))):
             store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
-        store.papers.update(ids=batch, metadatas=paper_metas)
+        if paper_metas:
+            store.papers.update(ids=[pid for pid in batch if pid in found], metadatas=paper_metas)
     return len(paper_ids)
 
 

@@ -5,11 +5,16 @@
     .venv/bin/python scripts/contribution_report.py --errors   # the papers where labeller and hand labels differ
 
 The hand labels (tests/data/contributions.jsonl) hold one line per bundled paper: its id, the first
-60 characters of its abstract, its labels, and for borderline papers why. The rules were written
-with all 49 abstracts read, so the figures on all papers are fitted ones. ``--folds 2`` splits the
-papers in two halves by position (even / odd); it shows how much the figures move between two
-disjoint halves, which is the nearest thing to a held-out figure this corpus allows (see the
-docstring of tests/test_contributions.py for the numbers of a development split).
+60 characters of its abstract, its labels, and for borderline papers why.
+
+Read the figures on all 49 papers as fitted ones (micro P 1.00, R 0.98): the rules were written with
+all 49 abstracts read, then corrected where they disagreed with the hand labels (six papers). The
+rules as first written scored P 0.93, R 0.97. To see what the corrections are worth on papers they
+were not made for, each was credited to the half (even or odd position, as ``--folds 2`` splits)
+whose paper prompted it: with only the even half's corrections the odd half scores P 0.97, R 0.94,
+and with only the odd half's the even half scores P 0.88, R 1.00, the same as with none. The
+corrections fixed the papers they were made for and nothing else, so expect the first-written
+figures, not the fitted ones, on abstracts these rules have not seen.
 """
 
 from __future__ import annotations
