@@ -83,6 +83,7 @@ class Plan:
     page_size: int | None = PAGE_SIZE           # None: every paper at once (--all)
     source: str = "rules"                       # rules, or the LLM backend whose proposal the rules accepted
     pick_one: bool = False                      # a follow-up about one paper of the last answer ("the one about Lean")
+    mainly: bool = False                        # "mainly theoretical": papers whose main contribution is that kind
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -99,6 +100,8 @@ class Plan:
                "source": self.source}
         if self.paged:
             out.update(page=self.page, page_size=self.page_size)
+        if self.kind == "contribution":
+            out["mainly"] = self.mainly
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution)
         return out
@@ -138,6 +141,18 @@ def contributions_asked(question: str) -> list[str]:
     if not opening and not _KIND_FRAME.search(wanted):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+
+
+_MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|only)\s+(?:\w+\s+)?(?:"
+                     + "|".join(CONTRIBUTION_WORDS.values()) + r")|\bas\s+(?:their|its)\s+main\s+contribution",
+                     re.IGNORECASE)
+
+
+def asks_mainly(question: str) -> bool:
+    """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes, so
+    a paper that also brings a method of its own does not count ('mostly empirical' in a clause that asks
+    for something else does not make it so)."""
+    return bool(_MAINLY.search(_EXCLUSION.sub("", question)))
 
 
 def without_contribution_words(query: str) -> str:
@@ -206,7 +221,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     kinds = contributions_asked(question)
     if kinds:
         rest = without_contribution_words(query)
-        return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds,
+        return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)

@@ -94,15 +94,28 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
 def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     """Every paper labelled with a kind asked for; with a topic, those of them that pass the list gate
     among the labelled papers (relative to the best labelled one, since the label already holds)."""
+    def wanted(labels: set[str]) -> bool:
+        # "primarily empirical studies": a paper that also brings a method of its own is not one. Theory is
+        # the exception: a theoretical paper commonly proposes the method its analysis motivates.
+        if plan.mainly and "method" in labels and not {"method", "theory"} & set(plan.contributions):
+            return False
+        return bool(labels & set(plan.contributions))
+
     labelled = [(pid, meta, text) for pid, meta, text in searcher.store.iter_papers(include_text=True, where=where)
-                if set(meta.get("contributions") or []) & set(plan.contributions)]
+                if wanted(set(meta.get("contributions") or []))]
     if not labelled:
         return Selection([])
     ids = {pid for pid, _m, _t in labelled}
     if not plan.query.strip():
         return Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
                                 key=lambda h: h.title.lower()))
-    found = [c for c in searcher.candidates(plan.query, where=where, pool=LIST_POOL) if c.id in ids]
+    everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
+    if max((c.relevance for c in everything), default=0.0) < LIST_GATE.abstain:
+        # what is left of the question ("of how existing models behave") is no topic any paper is about:
+        # it describes the kind, so every paper of the kind answers
+        return Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
+                                key=lambda h: h.title.lower()))
+    found = [c for c in everything if c.id in ids]
     best = max((c.relevance for c in found), default=0.0)
     kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
     return Selection([_hit(c) for c in kept])
