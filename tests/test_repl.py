@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import pexpect
@@ -32,6 +33,7 @@ def test_chat_session_with_commands(chat, tmp_path):
     child = chat()
     child.sendline("which papers reduce reasoning token usage?")
     child.expect(r"\[2\]")
+    second = re.findall(r"\*\*([^*]+)\*\* $", child.before)[-1]  # the title before the badge [2]
     child.expect(PROMPT)
     answer = child.before
     assert "PoLR" in answer or "LASER-D" in answer
@@ -45,7 +47,7 @@ def test_chat_session_with_commands(chat, tmp_path):
     child.expect(PROMPT)
 
     child.sendline("/show 1")
-    child.expect("Self-Consistency")  # the full PoLR abstract
+    child.expect(re.escape(f"[1] {second}"))  # the follow-up's one source: the second paper of the list
     child.expect(PROMPT)
 
     child.sendline("/k 1")
@@ -75,7 +77,7 @@ def test_chat_session_with_commands(chat, tmp_path):
 def test_history_and_ctrl_c_stops_only_the_answer(chat):
     child = chat("--llm", "local")
     # five papers to write about (~2 s with the local model), so Ctrl-C lands before the answer ends
-    child.sendline("papers on Lean, robots, and audio")
+    child.sendline("Lean, robots, and audio")  # a topic question on three topics: k=5 papers
     child.expect("5 papers in the store address this")  # the answer has started streaming
     child.sendintr()
     child.expect(r"\(stopped\)")
@@ -83,7 +85,7 @@ def test_history_and_ctrl_c_stops_only_the_answer(chat):
     child.expect(PROMPT)
     # the REPL is still alive and readline recalls the last question with the up arrow
     child.send("\x1b[A")
-    child.expect("papers on Lean, robots, and audio")
+    child.expect("Lean, robots, and audio")
     child.sendcontrol("u")
     child.sendline("/llm none")
     child.expect("no LLM")
@@ -165,7 +167,7 @@ def test_ctrl_c_soon_after_the_answer_starts_stops_it(chat, delay):
     import time
 
     child = chat("--llm", "local")
-    child.sendline("papers on Lean, robots, and audio")
+    child.sendline("Lean, robots, and audio")  # a topic question on three topics: k=5 papers
     child.expect("5 papers in the store address this")
     time.sleep(delay)
     child.sendintr()
