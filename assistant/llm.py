@@ -114,6 +114,11 @@ class OllamaBackend:
         except httpx.ConnectError:
             raise LLMError(f"Ollama is not reachable at {self.host}.",
                            "Start it with `ollama serve`, set OLLAMA_HOST, or use --llm local.") from None
+        except (httpx.TimeoutException, TimeoutError):
+            raise IncompleteAnswer(f"Ollama did not answer within {self.timeout:.0f}s.",
+                                   "Try again, raise ASSISTANT_LLM_TIMEOUT, or use a smaller model.") from None
+        except (httpx.RemoteProtocolError, httpx.ReadError):
+            raise IncompleteAnswer("Ollama closed the connection mid-answer.", "Try again; check the Ollama server log.") from None
         except httpx.HTTPError as exc:
             raise IncompleteAnswer(f"The Ollama request failed: {type(exc).__name__}.",
                                    "Try again; check the Ollama server log.") from None

@@ -33,7 +33,7 @@ def test_answer_through_ollama(server, via):
     pieces = list(stream)
     answer = stream.answer
     assert answer.model == "ollama:smollm2:135m" and answer.complete
-    assert {c.title.split(":")[0] for c in answer.citations} == {"PoLR", "LASER-D"}
+    assert {"PoLR", "LASER-D"} <= {c.title.split(":")[0] for c in answer.citations}
     assert len(pieces) >= 3
     assert any(path == "/api/chat" for _method, path, _body in server.requests)
 
@@ -69,7 +69,7 @@ def test_missing_model_says_pull_it(server, via):
 ])
 def test_faults_mid_answer_mark_it_incomplete_and_the_next_works(server, via, fault, words):
     assistant = via(server.url)
-    assistant.ask(QUESTION)  # the backend is chosen while the server is healthy
+    healthy = assistant.ask(QUESTION)  # the backend is chosen while the server is healthy
     server.set_fault(fault)
     try:
         broken = assistant.ask(QUESTION)
@@ -78,7 +78,7 @@ def test_faults_mid_answer_mark_it_incomplete_and_the_next_works(server, via, fa
     assert not broken.complete and words in broken.note
     assert "incomplete" in broken.answer.lower()
     again = assistant.ask(QUESTION)
-    assert again.complete and len(again.citations) == 2
+    assert again.complete and [c.id for c in again.citations] == [c.id for c in healthy.citations]
 
 
 def test_slow_first_token_times_out_cleanly(server, via):

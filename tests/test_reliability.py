@@ -143,7 +143,7 @@ def test_kill_9_at_random_points_then_rerun_finishes_cleanly(tmp_path):
     assert papers == len(rows) and chunks == promised
     again = json.loads(run_cli("ingest", str(corpus), "--json", home=home).stdout)
     assert (again["added"], again["unchanged"]) == (0, len(rows))
-    hits = json.loads(run_cli("search", "tell me about Synth123Net", "--json", home=home).stdout)
+    hits = json.loads(run_cli("search", "tell me about Synth123Net", "--json", home=home).stdout)["results"]
     assert hits and "Synth123Net" in hits[0]["text"]
 
 
@@ -175,7 +175,7 @@ def test_search_while_another_process_ingests(tmp_path, corpus_home):
         for _ in range(3):
             result = run_cli("search", "proof simplification for Lean", "--json", home=home, timeout=120)
             assert result.returncode == 0, result.stderr
-            assert json.loads(result.stdout)[0]["title"].startswith("ProofOptimizer")
+            assert json.loads(result.stdout)["results"][0]["title"].startswith("ProofOptimizer")
     finally:
         writer.wait(timeout=600)
     assert writer.returncode == 0, writer.stderr
@@ -241,5 +241,5 @@ def test_a_long_running_process_sees_and_keeps_another_process_writes(make_assis
     listed = {p["title"].split(":")[0] for p in json.loads(run_cli("papers", "--json", home=home).stdout)}
     assert listed == {"AlphaNet", "Quokkanet", "WombatGPT"}
     for query, name in (("quokka detection in camera traps", "Quokkanet"), ("wombat behaviour reports", "WombatGPT")):
-        hits = json.loads(run_cli("search", query, "--json", home=home).stdout)
+        hits = json.loads(run_cli("search", query, "--json", home=home).stdout)["results"]
         assert hits and hits[0]["title"].startswith(name), (query, hits)

@@ -56,14 +56,14 @@ def test_two_clients_share_a_chroma_server(chroma_server, tmp_path):
     assert not (home_a / "chroma").exists(), "the data must live on the server, not in the client's home"
     assert any(data.iterdir()), "the server wrote nothing"
 
-    hits = _json(run_cli("search", "tell me about PoLR", "--json", home=home_a, env=env))
+    hits = _json(run_cli("search", "tell me about PoLR", "--json", home=home_a, env=env))["results"]
     assert hits[0]["title"].startswith("PoLR")
 
     # A second client, another home: same papers, and a BM25 index built from the server.
     papers_a = {p["id"] for p in _json(run_cli("papers", "--json", home=home_a, env=env))}
     papers_b = {p["id"] for p in _json(run_cli("papers", "--json", home=home_b, env=env))}
     assert papers_a == papers_b and len(papers_a) == report["papers"]
-    hits = _json(run_cli("search", "tell me about PoLR", "--json", home=home_b, env=env))
+    hits = _json(run_cli("search", "tell me about PoLR", "--json", home=home_b, env=env))["results"]
     assert hits[0]["title"].startswith("PoLR")
     stamp_a, stamp_b = _stamp(home_a), _stamp(home_b)
     assert stamp_b["revision"] == stamp_a["revision"] and stamp_b["papers"] == len(papers_a)
@@ -71,7 +71,7 @@ def test_two_clients_share_a_chroma_server(chroma_server, tmp_path):
     # The first client adds papers: the second sees them, and its BM25 index follows.
     more = _json(run_cli("ingest", str(second), "--json", home=home_a, env=env))
     assert more["added"] > 10 and more["papers"] == report["papers"] + more["added"]
-    hits = _json(run_cli("search", "tell me about ProofOptimizer", "--json", home=home_b, env=env))
+    hits = _json(run_cli("search", "tell me about ProofOptimizer", "--json", home=home_b, env=env))["results"]
     assert hits[0]["title"].startswith("ProofOptimizer")
     rebuilt = _stamp(home_b)
     assert rebuilt["revision"] != stamp_b["revision"] and rebuilt["revision"] == _stamp(home_a)["revision"]
