@@ -8,6 +8,7 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import InputError, StoreError
+from .filters import Filter
 from .results import PaperHit
 from .settings import Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -78,13 +79,17 @@ class Assistant:
             raise StoreError("The store is empty.", "Run `assistant ingest` to load the bundled abstracts, or `assistant ingest PATH`.")
         return HybridSearcher(self.store, self.embedder, self.lexical)
 
-    def search(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None) -> list[PaperHit]:
-        """The papers relevant to ``query``, best first; at most ``k``, possibly none."""
+    def search(self, query: str, k: int | None = None, *, where: Filter | dict[str, Any] | str | None = None) -> list[PaperHit]:
+        """The papers relevant to ``query``, best first; at most ``k``, possibly none. ``where``: a
+        ``Filter``, or what ``Filter.parse`` reads (``"year=2026; file=a.txt"``, ``{"year": 2026}``)."""
         s = self.settings
-        return self.searcher.search(query, k=k or s.k, min_score=s.min_score, relative_score=s.relative_score, where=where)
+        query = self._check_question(query, "query")
+        return self.searcher.search(query, k=self._check_k(k), min_score=s.min_score, relative_score=s.relative_score,
+                                    where=self._filter(where))
 
-    def papers(self, where: dict[str, Any] | None = None) -> list[PaperHit]:
+    def papers(self, where: Filter | dict[str, Any] | str | None = None) -> list[PaperHit]:
         """Every paper in the store (with its full abstract), ordered by title."""
+        where = self._filter(where)
         if not self._open_existing():
             return []
         return sorted((PaperHit.from_store(pid, meta, text or "") for pid, meta, text in
@@ -130,22 +135,21 @@ class Assistant:
         return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
-               where: dict[str, Any] | None = None):
+               where: Filter | dict[str, Any] | str | None = None):
         """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after)."""
         from .answer import AnswerStream
         from .conversation import Resolved, Turn
         from .evidence import best_sentences
 
         question = self._check_question(question)
+        k = self._check_k(k)
+        where = self._filter(where)
         resolved = conversation.resolve(question) if conversation is not None else Resolved(question, None)
         s = self.settings
-        clause = where
-        if resolved.restrict_to:
-            restrict = {"paper_id": {"$in": resolved.restrict_to}}
-            clause = {"$and": [restrict, where]} if where else restrict
+        clause = (where or Filter()).restricted_to(resolved.restrict_to) if resolved.restrict_to else where
         single = resolved.restrict_to is not None and len(resolved.restrict_to) == 1
         hits, empty_topics = self.searcher.search_topics(
-            resolved.query, k=k or s.k, min_score=-1.0 if single else s.min_score,
+            resolved.query, k=k, min_score=-1.0 if single else s.min_score,
             relative_score=0.0 if single else s.relative_score, where=clause)
         evidence = {}  # each paper's sentence that best answers the topic it was found for
         for topic in dict.fromkeys(h.topic for h in hits):
@@ -181,18 +185,41 @@ class Assistant:
         while (piece := await asyncio.to_thread(next, iterator, done)) is not done:
             yield piece
 
-    def _check_question(self, question: str) -> str:
+    def _check_question(self, question: Any, name: str = "question") -> str:
+        """The question (or search query) as clean text, or an InputError naming ``name`` and the fix."""
+        if question is not None and not isinstance(question, str):
+            raise InputError(f"The {name} is a {type(question).__name__}, not text.", f"Pass the {name} as a string.")
         question = (question or "").replace("\x00", "").strip()
         if not question:
-            raise InputError("The question is empty.", "Type a question about the papers.")
+            raise InputError(f"The {name} is empty.", "Type a question about the papers.")
         limit = self.settings.max_question_chars
         if len(question) > limit:
-            raise InputError(f"The question is {len(question):,} characters; the limit is {limit:,}.",
+            raise InputError(f"The {name} is {len(question):,} characters; the limit is {limit:,}.",
                              "Shorten it to the question itself (or raise ASSISTANT_MAX_QUESTION_CHARS).")
+        try:
+            question.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"The {name} holds a character that is not text (U+{ord(question[exc.start]):04X}, "
+                             "a lone surrogate).", f"Send the {name} as valid UTF-8 text.") from None
         return question
 
-    def retriever(self, k: int | None = None, where: dict[str, Any] | None = None):
+    def _check_k(self, k: Any) -> int:
+        """``k`` (None: the setting) as a number of papers from 1 to ``max_k``, or an InputError."""
+        if k is None:
+            return min(self.settings.k, self.settings.max_k)
+        most = self.settings.max_k
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= most:
+            raise InputError(f"k={k!r} is not a number of papers from 1 to {most}.",
+                             f"Pass k from 1 to {most} (or raise ASSISTANT_MAX_K).")
+        return k
+
+    def _filter(self, where: Any) -> Filter | None:
+        """``where`` in any form ``Filter.parse`` reads, parsed once here for everything below."""
+        parsed = Filter.parse(where, max_values=self.settings.max_filter_values)
+        return parsed or None
+
+    def retriever(self, k: int | None = None, where: Filter | dict[str, Any] | str | None = None):
         """A llama-index ``BaseRetriever`` over this store, for any llama-index app."""
         from .retriever import PaperRetriever
 
-        return PaperRetriever(self, k=k, where=where)
+        return PaperRetriever(self, k=k, where=self._filter(where))

@@ -56,8 +56,8 @@ def test_same_abstract_in_a_second_file_adds_a_source_not_a_paper(make_assistant
     assert (report.added, report.updated, report.papers) == (1, 1, 2)
     alpha = next(p for p in assistant.papers() if p.title.startswith("AlphaNet"))
     assert [s["file"] for s in alpha.sources] == ["one.txt", "two.txt"]
-    assert assistant.papers(where={"files": {"$contains": "one.txt"}})[0].id == alpha.id
-    hit = assistant.search("protein folding from sequences", where={"files": {"$contains": "two.txt"}})[0]
+    assert assistant.papers(where={"file": "one.txt"})[0].id == alpha.id
+    hit = assistant.search("protein folding from sequences", where={"file": "two.txt"})[0]
     assert hit.id == alpha.id and hit.passage and hit.passage in A  # the update kept the chunk's span
 
 

@@ -47,13 +47,13 @@ def _json(value) -> None:
     click.echo(json.dumps(value, ensure_ascii=False))
 
 
-def _where(pairs: tuple[str, ...], source: tuple[str, ...]) -> dict | None:
-    from assistant.filters import build_where
+def _where(pairs: tuple[str, ...], source: tuple[str, ...]):
+    from assistant.filters import Filter
 
-    return build_where(pairs, source)
+    return Filter.parse(pairs=pairs, sources=source)
 
 
-WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword); repeat to combine, "
+WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword, contribution); repeat to combine, "
               "e.g. --where year=2026 --where decision=Accept")
 
 
