@@ -10,6 +10,7 @@ from typing import Any, Iterable
 from .embedding import Embedder
 from .errors import InputError, StoreError
 from .conversation import GROUP_REFERENCE
+from .filters import Filter
 from .plan import PAGE_SIZE, Plan, make_plan
 from .results import PaperHit
 from .settings import Settings, bundled_corpus
@@ -28,6 +29,9 @@ class Found:
     def as_dict(self) -> dict:
         return {"plan": self.plan.as_dict(), "total": self.total, "results": [h.as_dict() for h in self.hits],
                 "empty_topics": self.empty_topics}
+
+
+MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
 
 
 class Assistant:
@@ -95,25 +99,28 @@ class Assistant:
             raise StoreError("The store is empty.", "Run `assistant ingest` to load the bundled abstracts, or `assistant ingest PATH`.")
         return HybridSearcher(self.store, self.embedder, self.lexical)
 
-    def search(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None,
+    def search(self, query: str, k: int | None = None, *, where: Filter | dict[str, Any] | str | None = None,
                page: int = 1, page_size: int | None = PAGE_SIZE) -> list[PaperHit]:
         """The papers relevant to ``query``, best first, possibly none: at most ``k`` for a topic
-        question, a page of every relevant paper for a list question (see ``find``)."""
+        question, a page of every relevant paper for a list question (see ``find``). ``where``: a
+        ``Filter``, or what ``Filter.parse`` reads (``"year=2026; file=a.txt"``, ``{"year": 2026}``)."""
         return self.find(query, k=k, where=where, page=page, page_size=page_size).hits
 
-    def find(self, query: str, k: int | None = None, *, where: dict[str, Any] | None = None, page: int = 1,
-             page_size: int | None = PAGE_SIZE, conversation=None):
+    def find(self, query: str, k: int | None = None, *, where: Filter | dict[str, Any] | str | None = None,
+             page: int = 1, page_size: int | None = PAGE_SIZE, conversation=None):
         """Plan ``query`` and find its papers: a ``Found`` with the plan, the page of hits and the total."""
-        plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation)
+        where = self._filter(where)
+        plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation, name="query")
         selection = self.select(plan, k=k, where=where)
         return Found(plan, selection.page(plan), selection.total, selection.empty_topics)
 
-    def plan(self, question: str, *, where: dict[str, Any] | None = None, page: int = 1,
-             page_size: int | None = PAGE_SIZE, conversation=None) -> Plan:
+    def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
+             page_size: int | None = PAGE_SIZE, conversation=None, name: str = "question") -> Plan:
         """The question plan (``assistant.plan``): its kind, topics, papers and answer form."""
         from .search import focus, topics
 
-        question = self._check_question(question)
+        question = self._check_question(question, name)
+        where = str(self._filter(where) or "") or None  # the plan shows the filters as text
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
@@ -134,8 +141,11 @@ class Assistant:
                              filters=where, followup=resolved if resolved is not None and resolved.restrict_to else None)
             if resolved is not None and resolved.rewritten and not plan.resolution:
                 plan.resolution = resolved.why
-        if page < 1:
-            raise InputError(f"page={page} is not a page.", "Pages count from 1.")
+        if not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
+            raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
+        if page_size is not None and (not isinstance(page_size, int) or not 1 <= page_size <= self.settings.max_k):
+            raise InputError(f"page_size={page_size!r} is out of range.",
+                             f"Use 1 to {self.settings.max_k} papers a page, or None for every paper.")
         plan.page, plan.page_size = page, page_size
         return plan
 
@@ -147,16 +157,18 @@ class Assistant:
         return Plan(question=question, kind="compare", query="", form="comparison", papers=list(paper_ids),
                     restrict_to=list(paper_ids), resolution=why or f"{len(paper_ids)} chosen papers")
 
-    def select(self, plan: Plan, *, k: int | None = None, where: dict[str, Any] | None = None):
+    def select(self, plan: Plan, *, k: int | None = None, where: Filter | dict[str, Any] | str | None = None):
         """The papers ``plan`` cites (a ``selection.Selection``): retrieval and the plan decide, never the model."""
         from .search import Gate
         from .selection import select
 
         s = self.settings
-        return select(plan, self.searcher, k=k or s.k, topic_gate=Gate(s.min_score, s.relative_score), where=where)
+        return select(plan, self.searcher, k=self._check_k(k), topic_gate=Gate(s.min_score, s.relative_score),
+                      where=self._filter(where))
 
-    def papers(self, where: dict[str, Any] | None = None) -> list[PaperHit]:
+    def papers(self, where: Filter | dict[str, Any] | str | None = None) -> list[PaperHit]:
         """Every paper in the store (with its full abstract), ordered by title."""
+        where = self._filter(where)
         if not self._open_existing():
             return []
         return sorted((PaperHit.from_store(pid, meta, text or "") for pid, meta, text in
@@ -202,7 +214,7 @@ class Assistant:
         return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
-               where: dict[str, Any] | None = None, page: int = 1, page_size: int | None = PAGE_SIZE,
+               where: Filter | dict[str, Any] | str | None = None, page: int = 1, page_size: int | None = PAGE_SIZE,
                plan: Plan | None = None):
         """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after).
         ``plan``: answer this plan instead of planning ``question`` (``compare_plan``, a next page)."""
@@ -210,6 +222,7 @@ class Assistant:
         from .conversation import Turn
         from .evidence import best_sentences
 
+        where = self._filter(where)
         plan = plan or self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation)
         selection = self.select(plan, k=k, where=where)
         hits = selection.page(plan)
@@ -250,18 +263,41 @@ class Assistant:
         while (piece := await asyncio.to_thread(next, iterator, done)) is not done:
             yield piece
 
-    def _check_question(self, question: str) -> str:
+    def _check_question(self, question: Any, name: str = "question") -> str:
+        """The question (or search query) as clean text, or an InputError naming ``name`` and the fix."""
+        if question is not None and not isinstance(question, str):
+            raise InputError(f"The {name} is a {type(question).__name__}, not text.", f"Pass the {name} as a string.")
         question = (question or "").replace("\x00", "").strip()
         if not question:
-            raise InputError("The question is empty.", "Type a question about the papers.")
+            raise InputError(f"The {name} is empty.", "Type a question about the papers.")
         limit = self.settings.max_question_chars
         if len(question) > limit:
-            raise InputError(f"The question is {len(question):,} characters; the limit is {limit:,}.",
+            raise InputError(f"The {name} is {len(question):,} characters; the limit is {limit:,}.",
                              "Shorten it to the question itself (or raise ASSISTANT_MAX_QUESTION_CHARS).")
+        try:
+            question.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(f"The {name} holds a character that is not text (U+{ord(question[exc.start]):04X}, "
+                             "a lone surrogate).", f"Send the {name} as valid UTF-8 text.") from None
         return question
 
-    def retriever(self, k: int | None = None, where: dict[str, Any] | None = None):
+    def _check_k(self, k: Any) -> int:
+        """``k`` (None: the setting) as a number of papers from 1 to ``max_k``, or an InputError."""
+        if k is None:
+            return min(self.settings.k, self.settings.max_k)
+        most = self.settings.max_k
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= most:
+            raise InputError(f"k={k!r} is not a number of papers from 1 to {most}.",
+                             f"Pass k from 1 to {most} (or raise ASSISTANT_MAX_K).")
+        return k
+
+    def _filter(self, where: Any) -> Filter | None:
+        """``where`` in any form ``Filter.parse`` reads, parsed once here for everything below."""
+        parsed = Filter.parse(where, max_values=self.settings.max_filter_values)
+        return parsed or None
+
+    def retriever(self, k: int | None = None, where: Filter | dict[str, Any] | str | None = None):
         """A llama-index ``BaseRetriever`` over this store, for any llama-index app."""
         from .retriever import PaperRetriever
 
-        return PaperRetriever(self, k=k, where=where)
+        return PaperRetriever(self, k=k, where=self._filter(where))

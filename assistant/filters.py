@@ -1,78 +1,181 @@
-"""Turn `--where FIELD=VALUE` and `--source FILE` into a Chroma where clause over chunk metadata."""
+"""``Filter``: which papers a search, an answer or a listing may use.
+
+Parsed once, from whatever a front end has: ``"year=2026; file=a.txt"`` (the web API, the REPL),
+a dict ``{"year": 2026, "file": ["a.txt", "b.txt"]}`` (the library, the API, also as JSON text), or
+``FIELD=VALUE`` pairs and file names (``--where``, ``--source``). Several values of one field match
+any of them; every field must hold. A paper-id restriction (follow-ups use the last answer's papers)
+is part of the same object. Only ``assistant.store`` turns a Filter into Chroma's ``where``.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
 
 from .errors import InputError
 
-FIELDS = {"file": "files", "source": "files", "year": "year", "venue": "venue", "decision": "decision",
-          "keyword": "keywords", "keywords": "keywords", "contribution": "contributions", "contributions": "contributions"}
-LIST_FIELDS = {"files", "keywords", "contributions"}
-FACETS = ("file", "year", "venue", "decision", "keyword", "contribution")  # the fields a front end offers, in this order
+# field -> the metadata key paper and chunk records hold it under
+FIELDS = {"file": "files", "year": "year", "venue": "venue", "decision": "decision", "keyword": "keywords",
+          "contribution": "contributions"}
+ALIASES = {"source": "file", "files": "file", "keywords": "keyword", "contributions": "contribution"}
+LIST_KEYS = {"files", "keywords", "contributions"}  # list metadata: a value matches when the list contains it
+FACETS = ("file", "year", "venue", "decision", "keyword", "contribution")  # the fields the browser offers, in order
 # The kinds of contribution ingest labels papers with (ingest/contributions.py LABELS; a test keeps the two equal).
 # A filter names one whole or by one of its words: contribution=benchmark, contribution=empirical.
 CONTRIBUTIONS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position", "system/tool")
+HINT = ('Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, keyword, contribution).')
+YEARS = (1, 9999)
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Field conditions (``{"year": (2026,), "file": ("a.txt", "b.txt")}``) and an optional set of paper ids.
+
+    ``Filter()`` lets every paper through. Build one with ``Filter.parse``; ``restricted_to(ids)``
+    narrows it to some papers."""
+
+    terms: tuple[tuple[str, tuple[Any, ...]], ...] = ()  # (field, values) in FIELDS order
+    paper_ids: frozenset[str] | None = None
+
+    @classmethod
+    def parse(cls, value: Any = None, *, pairs: Iterable[str] = (), sources: Iterable[str] = (),
+              max_values: int | None = None) -> "Filter":
+        """A Filter from a Filter, None, text, JSON text, a dict, or ``FIELD=VALUE`` pairs, plus ``sources``
+        (file names). Raises ``InputError`` naming what is wrong, and past ``max_values`` values in all."""
+        if isinstance(value, Filter):
+            found = value
+        else:
+            items = _items(value) + [_split(p) for p in pairs] + [("file", s) for s in sources]
+            found = cls.of(items, max_values)
+        found.check(max_values)
+        return found
+
+    @classmethod
+    def of(cls, items: Iterable[tuple[str, Any]], max_values: int | None = None) -> "Filter":
+        """(field, value) pairs as a Filter; stops at the first value past ``max_values``."""
+        chosen: dict[str, list[Any]] = {}
+        count = 0
+        for name, value in items:
+            field = _field(name)
+            typed = _typed(field, name, value)
+            count += 1
+            if max_values is not None and count > max_values:
+                raise _too_many(f"over {max_values:,}", max_values)
+            if typed not in chosen.setdefault(field, []):
+                chosen[field].append(typed)
+        return cls(tuple((f, tuple(chosen[f])) for f in FIELDS if f in chosen))
+
+    def check(self, max_values: int | None) -> "Filter":
+        count = sum(len(values) for _f, values in self.terms)
+        if max_values is not None and count > max_values:
+            raise _too_many(f"{count:,}", max_values)
+        return self
+
+    def restricted_to(self, paper_ids: Iterable[str]) -> "Filter":
+        """Only these papers (and only those of them this filter already allows)."""
+        ids = frozenset(paper_ids)
+        return Filter(self.terms, ids if self.paper_ids is None else self.paper_ids & ids)
+
+    @property
+    def fields(self) -> dict[str, tuple[Any, ...]]:
+        """``{field: values}`` in ``FIELDS`` order."""
+        return dict(self.terms)
+
+    @property
+    def has_terms(self) -> bool:
+        return bool(self.terms)
+
+    def __bool__(self) -> bool:
+        return bool(self.terms) or self.paper_ids is not None
+
+    def allows(self, paper_meta: Mapping[str, Any]) -> bool:
+        """Whether a paper record's metadata meets the field conditions (ids are not checked here)."""
+        for field, values in self.terms:
+            key = FIELDS[field]
+            held = paper_meta.get(key)
+            if key in LIST_KEYS:
+                held_values = held if isinstance(held, list) else []
+                if not any(v in held_values for v in values):
+                    return False
+            elif held not in values:
+                return False
+        return True
+
+    def __str__(self) -> str:
+        """``year=2026; file=a.txt; file=b.txt``: parses back to the same field conditions."""
+        return "; ".join(f"{field}={v}" for field, values in self.terms for v in values)
 
 
 def facet_values(records: Iterable[dict]) -> dict[str, list]:
     """The filter values that paper records (their metadata) have: ``{"file": [...], "year": [2026, ...],
     "venue": [...], "decision": [...], "keyword": [...]}``. A field no paper has gets ``[]``. Years are
-    newest first, the rest in alphabetical order; each value works in ``build_where([f"{field}={value}"])``."""
+    newest first, the rest in alphabetical order; each value works in ``Filter.parse({field: value})``."""
     found: dict[str, set] = {name: set() for name in FACETS}
     for meta in records:
         for name in FACETS:
             value = meta.get(FIELDS[name])
-            values = value if FIELDS[name] in LIST_FIELDS and isinstance(value, list) else [value]
+            values = value if FIELDS[name] in LIST_KEYS and isinstance(value, list) else [value]
             found[name].update(v for v in values if v not in (None, ""))
     return {name: sorted(values, reverse=True) if name == "year" else sorted(values, key=lambda v: str(v).lower())
             for name, values in found.items()}
 
 
-def build_where(pairs: Iterable[str] = (), sources: Iterable[str] = (), **fields: Any) -> dict | None:
-    """``build_where(["year=2026"], ["a.txt"])`` -> ``{"$and": [{"year": 2026}, {"files": {"$contains": "a.txt"}}]}``."""
-    return where_for([_split(p) for p in pairs] + [("file", s) for s in sources] + [(k, v) for k, v in fields.items() if v])
-
-
-def where_for(items: Iterable[tuple[str, Any]]) -> dict | None:
-    """``(field, value)`` pairs as a where clause: a field's values are alternatives, every field must hold."""
-    clauses: list[dict] = []
-    by_field: dict[str, list[Any]] = {}
-    for name, value in items:
-        key = FIELDS.get(name.lower())
-        if key is None:
-            raise InputError(f"Unknown filter field {name!r}.",
-                             f"Use one of: {', '.join(sorted(set(FIELDS) - {'source', 'keywords', 'contributions'}))}.")
-        by_field.setdefault(key, []).append(_typed(key, value))
-    for key, values in by_field.items():
-        if key in LIST_FIELDS:
-            options = [{key: {"$contains": v}} for v in values]
-        else:
-            options = [{key: v} for v in values]
-        clauses.append(options[0] if len(options) == 1 else {"$or": options})
-    if not clauses:
-        return None
-    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+def _items(value: Any) -> list[tuple[str, Any]]:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return []
+    if isinstance(value, str):
+        _text(value, "the filters")
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise InputError(f"The filters {_clip(value)!r} are not valid JSON.", HINT) from None
+    if isinstance(value, str):
+        return [_split(part) for part in re.split(r"[;\n]", value) if part.strip()]
+    if isinstance(value, Mapping):
+        return [(str(name), v) for name, values in value.items()
+                for v in (values if isinstance(values, (list, tuple, set)) else [values]) if v is not None]
+    if isinstance(value, (list, tuple)) and all(isinstance(p, str) for p in value):
+        return [_split(p) for p in value]
+    raise InputError(f"The filters are a {type(value).__name__}, not text or a dict.", HINT)
 
 
 def _split(pair: str) -> tuple[str, str]:
     if "=" not in pair:
-        raise InputError(f"Filter {pair!r} is not FIELD=VALUE.", "Write it like --where year=2026.")
+        raise InputError(f"The filter {_clip(pair.strip())!r} is not FIELD=VALUE.", HINT)
     name, value = pair.split("=", 1)
     return name.strip(), value.strip()
 
 
-def _typed(key: str, value: Any) -> Any:
-    if key == "year":
+def _field(name: Any) -> str:
+    text = _text(str(name), "a filter field").strip().lower()
+    field = ALIASES.get(text, text)
+    if field not in FIELDS:
+        raise InputError(f"Unknown filter field {_clip(str(name).strip())!r}.", HINT)
+    return field
+
+
+def _typed(field: str, name: str, value: Any) -> Any:
+    if isinstance(value, (dict, list, tuple, set)):
+        raise InputError(f"The filter {field}= has a {type(value).__name__} as its value, not a value.", HINT)
+    text = _text(str(value), f"the filter {field}=").strip()
+    if not text:
+        raise InputError(f"The filter {str(name).strip()}= has no value.", HINT)
+    if field == "year":
         try:
-            return int(value)
-        except (TypeError, ValueError):
-            raise InputError(f"year={value!r} is not a year.", "Write it like --where year=2026.") from None
-    if key == "keywords":
-        return str(value).strip().lower()
-    if key == "contributions":
-        return _contribution(str(value))
-    return str(value)
+            year = int(text)
+        except ValueError:
+            year = None
+        if year is None or not YEARS[0] <= year <= YEARS[1]:
+            raise InputError(f"year={_clip(text)!r} is not a year.", "Write a year like year=2026.")
+        return year
+    if field == "keyword":
+        return text.lower()
+    if field == "contribution":
+        return _contribution(text)
+    return text
 
 
 def _contribution(value: str) -> str:
@@ -82,3 +185,24 @@ def _contribution(value: str) -> str:
             return kind
     raise InputError(f"contribution={value!r} is not a kind of contribution.",
                      f"Use one of: {', '.join(CONTRIBUTIONS)} (or one word of it, like contribution=benchmark).")
+
+
+def _text(value: str, what: str) -> str:
+    """``value`` if it can be written as UTF-8: a lone surrogate ("\\ud800") cannot, and Chroma and the
+    tokenizer fail on it with errors that name nothing."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"{what[0].upper()}{what[1:]} holds a character that is not text "
+                         f"(U+{ord(value[exc.start]):04X}, a lone surrogate).",
+                         "Send it as valid UTF-8 text.") from None
+    return value
+
+
+def _too_many(count: str, limit: int) -> InputError:
+    return InputError(f"The filters hold {count} values; at most {limit:,} values per filter.",
+                      "Choose fewer files, years or keywords (or raise ASSISTANT_MAX_FILTER_VALUES).")
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"

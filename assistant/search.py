@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from . import schema
 from .embedding import Embedder
+from .filters import Filter
 from .lexical import LexicalIndex
 from .results import PaperHit
 from .store import Store
@@ -141,7 +141,7 @@ class HybridSearcher:
         self.embedder = embedder
         self.lexical = lexical
 
-    def candidates(self, query: str, *, where: dict[str, Any] | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
+    def candidates(self, query: str, *, where: Filter | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """Every candidate with its signals and paper record, in fused order (no gate, no cap)."""
         self.store.follow_other_writers()
         query, named = self.lexical.read_names(focus(query))
@@ -152,7 +152,7 @@ class HybridSearcher:
             pid = meta["paper_id"]
             if pid not in found or score > found[pid].dense:
                 found[pid], spans[pid] = Candidate(pid, score, ""), meta
-        allowed = self._allowed(where)
+        allowed = self.store.paper_ids(where)  # BM25 holds no metadata
         bm25 = self.lexical.scores(query, allowed=allowed)
         proposed = [pid for pid, _ in bm25.top(CANDIDATE_LEXICAL)]
         named = [pid for pid in named if allowed is None or pid in allowed]
@@ -194,29 +194,6 @@ class HybridSearcher:
         floor = max(gate.floor, gate.ratio * best)
         return [c for c in ranked if c.named or c.relevance >= floor or (c.lexical >= FULL_COVERAGE and c.relevance >= gate.floor)]
 
-    def _allowed(self, where: dict[str, Any] | None) -> set[str] | None:
-        """The papers a filter lets through, for BM25 (which holds no metadata); None: all of them.
-
-        Filters are written over chunk metadata; paper records carry the same fields except
-        ``paper_id``, which is the record's id, so those conditions become an id restriction."""
-        if where is None:
-            return None
-        clauses = where["$and"] if set(where) == {"$and"} else [where]
-        ids: set[str] | None = None
-        rest = []
-        for clause in clauses:
-            if set(clause) == {"paper_id"}:
-                value = clause["paper_id"]
-                chosen = set(value["$in"]) if isinstance(value, dict) else {value}
-                ids = chosen if ids is None else ids & chosen
-            else:
-                rest.append(clause)
-        if not rest:
-            return ids or set()
-        paper_where = rest[0] if len(rest) == 1 else {"$and": rest}
-        got = self.store.papers.get(ids=sorted(ids) if ids is not None else None, where=paper_where, include=[])
-        return set(got["ids"])
-
     def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, dict]]:
         """Best-chunk similarity (and that chunk's metadata) of papers that only BM25 proposed. Chunk ids
         are known from the paper records (``schema.chunk_ids``), so they are fetched by id (fast) rather than by a metadata filter (slow on a
@@ -233,12 +210,12 @@ class HybridSearcher:
         return best
 
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
-               where: dict[str, Any] | None = None) -> list[PaperHit]:
+               where: Filter | None = None) -> list[PaperHit]:
         """Relevant papers, best first (see ``search_topics``)."""
         return self.search_topics(query, k=k, gate=Gate(min_score, relative_score), where=where)[0]
 
     def search_topics(self, query: str, *, k: int | None, gate: "Gate",
-                      where: dict[str, Any] | None = None, topic_list: list[str] | None = None,
+                      where: Filter | None = None, topic_list: list[str] | None = None,
                       pool: int = CANDIDATE_CHUNKS) -> tuple[list[PaperHit], list[str]]:
         """Relevant papers, best first, and the topics of the question that found none.
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .filters import Filter
 from .plan import Plan, compared_names
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
@@ -38,7 +39,7 @@ class Selection:
         return self.hits[start:start + plan.page_size]
 
 
-def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: dict | None) -> Selection:
+def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:
     if plan.kind == "out_of_scope":
         return Selection([])
     if plan.restrict_to is not None:
@@ -131,8 +132,7 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
                and set(records[pid][0].get("contributions") or []) & set(plan.contributions)]
         if not ids or not _content_left(plan):
             return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
-    clause = {"paper_id": {"$in": ids}}
-    clause = {"$and": [clause, where]} if where else clause
+    clause = (where or Filter()).restricted_to(ids)
     if plan.kind == "compare" or len(ids) == 1 or not plan.query.strip():
         records = searcher.store.get_papers(ids)
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records])

@@ -62,7 +62,9 @@ class Settings:
     local_model: str | None = field(default=None, metadata={"help": "GGUF file; unset = packaged SmolLM2-135M-Instruct"})
     llm_timeout: float = field(default=120.0, metadata={"help": "seconds to wait for the LLM"})
     max_tokens: int = field(default=256, metadata={"help": "max tokens the LLM may write per answer"})
-    max_question_chars: int = field(default=2000, metadata={"help": "longest question accepted"})
+    max_question_chars: int = field(default=2000, metadata={"help": "longest question or query accepted, on every front end"})
+    max_k: int = field(default=100, metadata={"help": "most papers one search or answer may ask for"})
+    max_filter_values: int = field(default=100, metadata={"help": "most values one filter may hold (all fields together)"})
 
     def __post_init__(self) -> None:
         if self.llm not in LLM_CHOICES:

@@ -29,6 +29,7 @@ import numpy as np
 
 from . import schema
 from .errors import ModelMismatchError, StoreBusyError, StoreError
+from .filters import FIELDS, LIST_KEYS, Filter
 from .locks import LockBusy, locked
 from .settings import Settings
 
@@ -38,6 +39,12 @@ PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see 
 # it answers (a page of 2,000 paper records raised the peak RSS by 105 MB, of 500 by 50 MB, of 250 by 32 MB,
 # reading 20k records in 1.0, 1.0 and 1.5 s; docs/benchmarks.md, "Design decisions").
 PAGE = 500
+# Paper ids per Chroma call when a filter restricts to papers: each id is one SQL variable, and SQLite
+# refuses a statement with over 32,766 ("too many SQL variables"); Chroma answered a 30,000-id `$in`.
+ID_BATCH = 1000
+# The filter fields ingest copies onto chunk records (ingest.pipeline); a filter on another field (a paper's
+# contribution labels) is met through the paper records, as a paper-id restriction.
+CHUNK_KEYS = {"files", *schema.FILTER_FIELDS}  # what chunk records carry for filters (assistant/schema.py)
 FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"
 REBUILD = ("Re-ingest with `assistant ingest --rebuild PATH ...`, naming the files or folders you loaded "
@@ -158,14 +165,7 @@ class Store:
             self._reopen()
 
     def _reopen(self) -> None:
-        from chromadb.api.shared_system_client import SharedSystemClient
-
-        # Chroma shares one System per folder within a process; forgetting ours makes the next
-        # client load the store from disk (SharedSystemClient.clear_system_cache() would drop
-        # every folder's, breaking other stores open in this process).
-        identifier = getattr(self.client, "_identifier", None)
-        SharedSystemClient._identifier_to_system.pop(identifier, None)
-        SharedSystemClient._identifier_to_refcount.pop(identifier, None)
+        forget_shared_system(self.client)
         client = make_client(self.settings)
         fresh = Store(self.settings, client)
         found = fresh.open(self._spec, create=False)  # another model now: ModelMismatchError, not mixed vectors
@@ -217,34 +217,63 @@ class Store:
             return 0, 0
         return self._papers.count(), self._chunks.count()
 
-    def iter_papers(self, include_text: bool = False, where: dict | None = None) -> Iterator[tuple[str, dict, str | None]]:
+    def iter_papers(self, include_text: bool = False, where: Filter | None = None) -> Iterator[tuple[str, dict, str | None]]:
+        """Every paper record ``where`` allows: (id, metadata, abstract or None)."""
         if self._papers is None:
             return
         include = ["metadatas", "documents"] if include_text else ["metadatas"]
-        offset = 0
-        while True:
-            page = self._papers.get(include=include, limit=PAGE, offset=offset, where=where)
+        clause = chroma_where(where)
+        pages = (chroma_call(self._papers.get, ids=part, include=include, where=clause) for part in _id_batches(where)) \
+            if where is not None and where.paper_ids is not None else self._pages(include, clause)
+        for page in pages:
             for i, pid in enumerate(page["ids"]):
                 yield pid, page["metadatas"][i], page["documents"][i] if include_text else None
+
+    def _pages(self, include: list[str], clause: dict | None) -> Iterator[dict]:
+        offset = 0
+        while True:
+            page = chroma_call(self._papers.get, include=include, limit=PAGE, offset=offset, where=clause)
+            yield page
             if len(page["ids"]) < PAGE:
                 return
             offset += PAGE
 
+    def paper_ids(self, where: Filter | None) -> set[str] | None:
+        """The ids of the papers ``where`` allows, for what holds no metadata (BM25); None: every paper."""
+        if not where:
+            return None
+        if not where.has_terms:
+            return set(where.paper_ids or ())
+        return {pid for pid, _meta, _text in self.iter_papers(where=where)}
+
     def get_papers(self, ids: list[str]) -> dict[str, tuple[dict, str]]:
         if not ids or self._papers is None:
             return {}
-        got = self._papers.get(ids=ids, include=["metadatas", "documents"])
-        return {pid: (got["metadatas"][i], got["documents"][i]) for i, pid in enumerate(got["ids"])}
+        found: dict[str, tuple[dict, str]] = {}
+        for start in range(0, len(ids), ID_BATCH):
+            got = self._papers.get(ids=ids[start:start + ID_BATCH], include=["metadatas", "documents"])
+            found.update({pid: (got["metadatas"][i], got["documents"][i]) for i, pid in enumerate(got["ids"])})
+        return found
 
-    def query_chunks(self, vector, n: int, where: dict | None = None) -> list[tuple[str, float, dict]]:
+    def query_chunks(self, vector, n: int, where: Filter | None = None) -> list[tuple[str, float, dict]]:
         """(chunk id, cosine similarity, metadata), best first; ``passage(meta, text)`` gives the chunk's text.
 
-        No ``count()`` first: Chroma returns fewer than ``n`` when it holds fewer, and the extra
-        call cost ~11 ms per query on a 20k store."""
-        res = self.chunks.query(query_embeddings=[list(map(float, vector))], n_results=n, where=where,
-                                include=["metadatas", "distances"])
-        return [(cid, 1.0 - float(dist), meta) for cid, dist, meta in
-                zip(res["ids"][0], res["distances"][0], res["metadatas"][0])]
+        A paper-id restriction of any size is asked in batches of ``ID_BATCH`` ids, and the best
+        ``n`` of all batches kept. No ``count()`` first: Chroma returns fewer than ``n`` when it holds
+        fewer, and the extra call cost ~11 ms per query on a 20k store."""
+        embedding = [list(map(float, vector))]
+        if where is not None and any(FIELDS[field] not in CHUNK_KEYS for field, _values in where.terms):
+            where = Filter(paper_ids=frozenset(self.paper_ids(where) or ()))
+        clause = chroma_where(where)
+        clauses = [clause] if where is None or where.paper_ids is None else \
+            [_both(clause, {"paper_id": {"$in": part}}) for part in _id_batches(where)]
+        found: list[tuple[str, float, dict]] = []
+        for each in clauses:
+            res = chroma_call(self.chunks.query, query_embeddings=embedding, n_results=n, where=each,
+                              include=["metadatas", "distances"])
+            found += [(cid, 1.0 - float(dist), meta) for cid, dist, meta in
+                      zip(res["ids"][0], res["distances"][0], res["metadatas"][0])]
+        return found if len(clauses) == 1 else sorted(found, key=lambda hit: hit[1], reverse=True)[:n]
 
     @staticmethod
     def passage(chunk_meta: dict, paper_text: str) -> str:
@@ -279,6 +308,62 @@ class Store:
         for part in self.batches(ids, 200):
             self.papers.delete(ids=part)
             self.chunks.delete(where={"paper_id": {"$in": part}})
+
+
+def chroma_where(where: Filter | None) -> dict | None:
+    """A Filter's field conditions as Chroma's ``where`` (paper ids are handled by the callers, in batches).
+    The Filter caps how many values it holds, so the expression stays far below the depth at which
+    Chroma's SQLite refuses it (1,000 alternatives: "Expression tree is too large") or crashes."""
+    if where is None:
+        return None
+    clauses = []
+    for field, values in where.terms:
+        key = FIELDS[field]
+        if key in LIST_KEYS:
+            options = [{key: {"$contains": v}} for v in values]
+            clauses.append(options[0] if len(options) == 1 else {"$or": options})
+        else:
+            clauses.append({key: values[0]} if len(values) == 1 else {key: {"$in": list(values)}})
+    return _both(*clauses) if clauses else None
+
+
+def _both(*clauses: dict | None) -> dict | None:
+    present = [c for c in clauses if c]
+    return None if not present else present[0] if len(present) == 1 else {"$and": present}
+
+
+def _id_batches(where: Filter) -> Iterator[list[str]]:
+    ids = sorted(where.paper_ids or ())
+    for start in range(0, len(ids), ID_BATCH):
+        yield ids[start:start + ID_BATCH]
+
+
+def chroma_call(method, **kwargs):
+    """``method(**kwargs)``, with Chroma's own failures (``InternalError``, ``InvalidArgumentError``, ...)
+    turned into a StoreError that front ends show as one line."""
+    from chromadb.errors import ChromaError
+
+    try:
+        return method(**kwargs)
+    except ChromaError as exc:
+        raise StoreError(f"The store could not answer this request (Chroma: {type(exc).__name__}: {str(exc)[:200]}).",
+                         "Try fewer filter values or a shorter question; the server log has details.") from exc
+
+
+def forget_shared_system(client) -> None:
+    """Make the next client of this folder load it from disk.
+
+    Chroma shares one ``System`` per folder within a process and has no public call to reload it:
+    ``client.close()`` stops the System under queries other threads are running, and
+    ``SharedSystemClient.clear_system_cache()`` drops every folder's (chroma-core/chroma#3792). So
+    this one wrapper forgets our folder's entry in Chroma's registry; the old System lives on for
+    in-flight queries and is then collected. ``tests/test_hostile_input.py`` fails if Chroma
+    changes the registry under it."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    identifier = getattr(client, "_identifier", None)
+    SharedSystemClient._identifier_to_system.pop(identifier, None)
+    SharedSystemClient._identifier_to_refcount.pop(identifier, None)
 
 
 @contextmanager

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import codecs
 import csv
+import errno
 import io
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -41,26 +44,95 @@ class Parsed:
 
 
 def discover(paths: Iterable[Path | str]) -> tuple[list[Path], list[Skipped]]:
-    """Expand folders into the supported files below them, in a stable order."""
+    """Expand folders into the supported files below them, in a stable order, and report every entry
+    left out with its reason: other file types (grouped per type when there are many), what is not a
+    regular file (FIFOs, sockets, devices), broken links, symlink loops and folders that cannot be read.
+    Hidden entries (``.git``, ``.DS_Store``) are passed over silently."""
     files: list[Path] = []
     skipped: list[Skipped] = []
     for raw in paths:
         path = Path(raw).expanduser()
-        if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        problem = _entry_problem(path)
+        if problem:
+            skipped.append(Skipped(str(path), problem))
+        elif path.is_dir():
+            found: list[Path] = []
+            other_types: dict[str, list[Path]] = {}
+            _walk(path, found, other_types, skipped, seen=set())
+            skipped.extend(_grouped(path, other_types))
             if not found:
                 skipped.append(Skipped(str(path), "folder holds no .txt, .jsonl or .csv files"))
-            files.extend(found)
-        elif path.is_file():
-            if path.suffix.lower() in SUFFIXES:
-                files.append(path)
-            else:
-                skipped.append(Skipped(str(path), f"unsupported file type {path.suffix or '(none)'!r}; "
-                                                  "use .txt (blank-line separated), .jsonl or .csv"))
+            files.extend(sorted(found))
+        elif path.suffix.lower() in SUFFIXES:
+            files.append(path)
         else:
-            skipped.append(Skipped(str(path), "no such file or folder; check the path"))
+            skipped.append(Skipped(str(path), _unsupported(path.suffix)))
     return files, skipped
+
+
+GROUP_OVER = 3  # more skipped files of one type than this are reported as one line
+
+
+def _entry_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a file or folder of abstracts, or None."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "broken symbolic link: its target does not exist" if path.is_symlink() else \
+            "no such file or folder; check the path"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink loop: the link points back to itself; fix or remove it"
+        return f"cannot read it ({exc.strerror or exc})"
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    return f"not a regular file ({kind}); name a .txt, .jsonl or .csv file"
+
+
+def _walk(folder: Path, found: list[Path], other_types: dict[str, list[Path]], skipped: list[Skipped],
+          seen: set[tuple[int, int]]) -> None:
+    """Collect the supported files below ``folder``. Folder links are followed once: a folder already
+    seen on this walk (a link back up the tree) is reported as a loop rather than walked again."""
+    try:
+        info = folder.stat()
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError as exc:
+        skipped.append(Skipped(str(folder), f"cannot read folder ({exc.strerror or exc}); check its permissions"))
+        return
+    if (info.st_dev, info.st_ino) in seen:
+        skipped.append(Skipped(str(folder), "symlink loop: it leads back to a folder above it; not read twice"))
+        return
+    seen = seen | {(info.st_dev, info.st_ino)}
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        problem = _entry_problem(path)
+        if problem:
+            skipped.append(Skipped(str(path), problem))
+        elif path.is_dir():
+            _walk(path, found, other_types, skipped, seen)
+        elif path.suffix.lower() in SUFFIXES:
+            found.append(path)
+        else:
+            other_types.setdefault(path.suffix.lower(), []).append(path)
+
+
+def _grouped(folder: Path, other_types: dict[str, list[Path]]) -> list[Skipped]:
+    out: list[Skipped] = []
+    for suffix, paths in sorted(other_types.items()):
+        if len(paths) <= GROUP_OVER:
+            out.extend(Skipped(str(p), _unsupported(suffix)) for p in paths)
+            continue
+        names = ", ".join(p.name for p in paths[:GROUP_OVER])
+        label = suffix or "extensionless"
+        out.append(Skipped(str(folder), f"{len(paths)} {label} files skipped ({names}, …): {_unsupported(suffix)}"))
+    return out
+
+
+def _unsupported(suffix: str) -> str:
+    return f"unsupported file type {suffix or '(no extension)'}: export abstracts as .txt, .jsonl or .csv"
 
 
 def parse_paths(paths: Iterable[Path | str]) -> Parsed:

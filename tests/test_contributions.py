@@ -77,15 +77,15 @@ def test_labeller_reads_the_usual_phrasings(title, text, expected):
 
 def test_filter_accepts_every_label_and_its_words():
     from assistant.errors import InputError
-    from assistant.filters import CONTRIBUTIONS, build_where
+    from assistant.filters import CONTRIBUTIONS, Filter
     from ingest.contributions import LABELS
 
     assert CONTRIBUTIONS == LABELS  # the filter layer keeps its own copy (it may not import ingest)
-    assert build_where(["contribution=benchmark"]) == {"contributions": {"$contains": "benchmark/dataset"}}
-    assert build_where(["contribution=Empirical"]) == {"contributions": {"$contains": "empirical study/analysis"}}
-    assert build_where(["contribution=theory"]) == {"contributions": {"$contains": "theory"}}
+    assert Filter.parse(pairs=["contribution=benchmark"]).fields == {"contribution": ("benchmark/dataset",)}
+    assert Filter.parse(pairs=["contribution=Empirical"]).fields == {"contribution": ("empirical study/analysis",)}
+    assert Filter.parse("contribution=theory").fields == {"contribution": ("theory",)}
     with pytest.raises(InputError, match="contribution='benchmarks' is not a kind of contribution"):
-        build_where(["contribution=benchmarks"])
+        Filter.parse(pairs=["contribution=benchmarks"])
 
 
 def _stored(store) -> tuple[dict[str, dict], dict[str, dict]]:

@@ -56,8 +56,8 @@ def test_same_abstract_in_a_second_file_adds_a_source_not_a_paper(make_assistant
     assert (report.added, report.updated, report.papers) == (1, 1, 2)
     alpha = next(p for p in assistant.papers() if p.title.startswith("AlphaNet"))
     assert [s["file"] for s in alpha.sources] == ["one.txt", "two.txt"]
-    assert assistant.papers(where={"files": {"$contains": "one.txt"}})[0].id == alpha.id
-    hit = assistant.search("protein folding from sequences", where={"files": {"$contains": "two.txt"}})[0]
+    assert assistant.papers(where={"file": "one.txt"})[0].id == alpha.id
+    hit = assistant.search("protein folding from sequences", where={"file": "two.txt"})[0]
     assert hit.id == alpha.id and hit.passage and hit.passage in A  # the update kept the chunk's span
 
 
@@ -173,3 +173,76 @@ def test_chunks_match_plain_sentence_splitting(embedder):
     expected = [[c for c in plain.split_text(t) if c.strip()] or [t] for t in texts]
     assert chunker.split_all(texts) == expected
     assert [chunker.split(t) for t in texts[-6:]] == expected[-6:]
+
+
+def test_a_folder_walk_reports_every_entry_it_leaves_out(tmp_path):
+    import json
+    import os
+
+    from .conftest import run_cli
+
+    folder = tmp_path / "papers"
+    (folder / "sub").mkdir(parents=True)
+    write_seed(folder / "good.txt", A)
+    for i in range(12):
+        (folder / f"paper{i:02}.pdf").write_bytes(b"%PDF-1.4")
+    (folder / "weights.bin").write_bytes(b"\x00\x01")
+    (folder / "figure.png").write_bytes(b"\x89PNG")
+    os.mkfifo(folder / "pipe.txt")
+    os.symlink("loop.txt", folder / "loop.txt")  # a link to itself
+    os.symlink("..", folder / "sub" / "up")  # a folder link back up the tree
+    (folder / ".git").mkdir()  # hidden: passed over silently
+    result = run_cli("ingest", str(folder), "--json", home=tmp_path / "home")
+    assert result.returncode == 1, result.stderr  # the README: exit code 1 when anything was skipped
+    report = json.loads(result.stdout)
+    assert report["added"] == 1
+    reasons = {(s["path"].removeprefix(str(folder)).lstrip("/") or "."): s["reason"] for s in report["skipped"]}
+    assert reasons["."].startswith("12 .pdf files skipped (paper00.pdf, paper01.pdf, paper02.pdf, …): "
+                                   "unsupported file type .pdf: export abstracts as .txt, .jsonl or .csv")
+    assert reasons["weights.bin"].startswith("unsupported file type .bin") and "figure.png" in reasons
+    assert reasons["pipe.txt"].startswith("not a regular file (a FIFO)")
+    assert reasons["loop.txt"].startswith("symlink loop")
+    assert reasons["sub/up"].startswith("symlink loop")
+    assert len(report["skipped"]) == 6 and not any(".git" in path for path in reasons)
+
+
+def test_a_fifo_or_symlink_loop_named_directly_gets_its_real_reason(tmp_path):
+    from ingest.parse import discover
+
+    os = __import__("os")
+    os.mkfifo(tmp_path / "pipe.txt")
+    os.symlink("loop.txt", tmp_path / "loop.txt")
+    os.symlink("gone.txt", tmp_path / "broken.txt")
+    files, skipped = discover([tmp_path / "pipe.txt", tmp_path / "loop.txt", tmp_path / "broken.txt", tmp_path / "no.txt"])
+    reasons = [s.reason for s in skipped]
+    assert files == [] and reasons[0].startswith("not a regular file (a FIFO)") and reasons[1].startswith("symlink loop")
+    assert reasons[2].startswith("broken symbolic link") and reasons[3].startswith("no such file or folder")
+
+
+def test_an_unreadable_sub_folder_is_reported(request, python):
+    """Run as an unprivileged user (root reads every folder), so the permission check is real."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tempfile.mkdtemp(prefix="assistant-walk-"))  # under /tmp, which any user can enter
+    request.addfinalizer(lambda: (os.chmod(folder / "locked", 0o755), shutil.rmtree(folder)))
+    (folder / "locked").mkdir()
+    write_seed(folder / "good.txt", A)
+    write_seed(folder / "locked" / "hidden.txt", B)
+    os.chmod(folder / "locked", 0o000)
+    os.chmod(folder, 0o755)
+    code = f"from ingest.parse import discover; files, skipped = discover([{str(folder)!r}]); " \
+           "print([f.name for f in files]); print([(s.path, s.reason) for s in skipped])"
+    command = [python, "-c", code]
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            pytest.skip("running as root without setpriv to drop privileges")
+        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
+    assert out.returncode == 0, out.stderr
+    files, skipped = out.stdout.splitlines()
+    assert files == "['good.txt']"
+    assert f"('{folder / 'locked'}', 'cannot read folder (Permission denied); check its permissions')" in skipped

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.filters import Filter
 from assistant.search import Gate
 
 from .conftest import expected_ids
@@ -105,7 +106,7 @@ def test_result_shape(corpus):
 
 
 def test_filter_by_source_file(corpus):
-    hits = corpus.search("reasoning", k=10, where={"files": {"$contains": "004_6909a62b24dbb033.txt"}})
+    hits = corpus.search("reasoning", k=10, where={"file": "004_6909a62b24dbb033.txt"})
     assert hits and all(any(s["file"] == "004_6909a62b24dbb033.txt" for s in h.sources) for h in hits)
 
 
@@ -132,7 +133,7 @@ def test_several_topics_each_get_their_papers(corpus):
     assert {h.topic for h in corpus.search("proof simplification for Lean", k=3)} == {None}  # one topic: no label
     lean = next(h.id for h in hits if h.title.startswith("ProofOptimizer"))
     only, empty = corpus.searcher.search_topics("papers on Lean or on robots", k=5, gate=Gate(0.62, 0.85),
-                                                where={"paper_id": lean})  # one topic has hits
+                                                where=Filter().restricted_to([lean]))  # one topic has hits
     assert [(h.id, h.topic) for h in only] == [(lean, "Lean")] and empty == ["robots"]
     listed = [h.title for h in corpus.search("papers on Lean, robots, and audio", k=1)]  # a list: k does not cut it
     assert [any(t.startswith(names) for t in listed) for names in (("ProofOptimizer", "Lean4PHYS"), ("WorldGym", "VLBiMan"), "Echo")] \
@@ -169,26 +170,22 @@ def test_filters_by_year_and_keyword(make_assistant, tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in rows))
     assistant = make_assistant()
     assistant.ingest([path])
-    from assistant.filters import build_where
-
-    assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=build_where(["year=2019"]))] == ["OldNet"]
-    assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=build_where(["keyword=multimodal"]))] == ["NewNet"]
-    assert [p.title.split(":")[0] for p in assistant.papers(where=build_where(["decision=Accept (oral)"]))] == ["NewNet"]
+    assert [h.title.split(":")[0] for h in assistant.search("image classification network", where="year=2019")] == ["OldNet"]
+    assert [h.title.split(":")[0] for h in assistant.search("image classification network", where=["keyword=multimodal"])] == ["NewNet"]
+    assert [p.title.split(":")[0] for p in assistant.papers(where={"decision": "Accept (oral)"})] == ["NewNet"]
 
 
 def test_bm25_takes_part_under_a_filter_and_respects_it(corpus):
-    from assistant.filters import build_where
-
     polr_file, other_file = "000_f1080e5cb02b8f2e.txt", "004_6909a62b24dbb033.txt"
-    inside = corpus.searcher.candidates("tell me about PoLR", where=build_where(sources=[polr_file]))
+    inside = corpus.searcher.candidates("tell me about PoLR", where=Filter.parse(sources=[polr_file]))
     assert inside[0].meta["title"].startswith("PoLR") and inside[0].bm25 > 0
     assert all(polr_file in c.meta["files"] for c in inside)
-    outside = corpus.searcher.candidates("tell me about PoLR", where=build_where(sources=[other_file]))
+    outside = corpus.searcher.candidates("tell me about PoLR", where=Filter.parse(sources=[other_file]))
     assert outside and all(other_file in c.meta["files"] for c in outside)
     assert not any(c.meta["title"].startswith("PoLR") for c in outside)
     # a conversation's restriction to some papers (paper_id) combines with a filter
     polr = inside[0].id
-    both = {"$and": [{"paper_id": {"$in": [polr]}}, build_where(sources=[polr_file])]}
+    both = Filter.parse(sources=[polr_file]).restricted_to([polr])
     assert [c.id for c in corpus.searcher.candidates("path of least resistance", where=both)] == [polr]
 
 

@@ -437,17 +437,16 @@ def test_api_filters_through_gradio_client(filter_server, tmp_path):
 
 def test_filter_input_is_checked_and_errors_end_the_turn(web_assistant):
     from assistant.errors import InputError
-    from ui.web import WebApp, parse_filters, where_clause
+    from assistant.filters import Filter
+    from ui.web import WebApp
 
-    assert parse_filters("year=2026; file=a.txt\nsource=b.txt") == {"year": ["2026"], "file": ["a.txt", "b.txt"]}
-    assert parse_filters('{"keywords": ["LLM", "agents"], "venue": null}') == {"keyword": ["LLM", "agents"]}
-    assert parse_filters("") == {} and parse_filters(None) == {} and where_clause({}) is None
-    assert where_clause({"year": ["2026"], "file": ["a.txt", "b.txt"]}) == {"$and": [
-        {"year": 2026}, {"$or": [{"files": {"$contains": "a.txt"}}, {"files": {"$contains": "b.txt"}}]}]}
+    assert Filter.parse("year=2026; file=a.txt\nsource=b.txt").fields == {"file": ("a.txt", "b.txt"), "year": (2026,)}
+    assert Filter.parse('{"keywords": ["LLM", "agents"], "venue": null}').fields == {"keyword": ("llm", "agents")}
+    assert not Filter.parse("") and not Filter.parse(None)
     for bad, message in [("year", "is not FIELD=VALUE"), ("year=", "has no value"), ("colour=red", "Unknown filter"),
                          ("{year: 2026", "not valid JSON"), (2026, "not text or a dict")]:
         with pytest.raises(InputError, match=message):
-            parse_filters(bad)
+            Filter.parse(bad)
 
     app = WebApp(web_assistant)
     with pytest.warns(UserWarning):
@@ -666,13 +665,11 @@ def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, c
     class Demo:
         web_app = type("App", (), {"warm": staticmethod(lambda: calls.setdefault("library", True))})()
 
-        def block_thread(self):
-            calls["blocked"] = True
-
         def close(self):
             calls["closed"] = True
 
     monkeypatch.setattr(web, "build_app", lambda assistant: Demo())
+    monkeypatch.setattr(web, "wait_until_interrupted", lambda: calls.setdefault("blocked", True))
     monkeypatch.setattr(web, "launch", lambda demo, **kw: calls.setdefault("launch", kw) and "http://127.0.0.1:7860/")
     web.serve(Stub(), host="127.0.0.1", port=7860, mcp=False, ingest_if_empty=True)
     out = capsys.readouterr().out

@@ -12,7 +12,7 @@ from assistant.errors import AssistantError
 from assistant.settings import Settings
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword); repeat to combine, "
+WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword, contribution); repeat to combine, "
               "e.g. --where year=2026 --where decision=Accept")
 
 
@@ -48,11 +48,11 @@ def print_json(value) -> None:
     click.echo(json.dumps(value, ensure_ascii=False))
 
 
-def where_from(pairs: tuple[str, ...], source: tuple[str, ...]) -> dict | None:
-    """The filter of ``--where FIELD=VALUE`` and ``--source FILE`` flags (None: no filter)."""
-    from assistant.filters import build_where
+def where_from(pairs: tuple[str, ...], source: tuple[str, ...]):
+    """The ``Filter`` of ``--where FIELD=VALUE`` and ``--source FILE`` flags."""
+    from assistant.filters import Filter
 
-    return build_where(pairs, source)
+    return Filter.parse(pairs=pairs, sources=source)
 
 
 PAGE_SIZE = 20  # a list question's papers per page (assistant.plan.PAGE_SIZE)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from assistant.errors import AssistantError
-from assistant.filters import build_where
+from assistant.filters import Filter
 from assistant.settings import LLM_CHOICES
 
 from .terminal import comparison_table, echo_pieces, for_terminal, print_citations
@@ -36,8 +36,8 @@ class Repl:
         self.assistant = assistant
         self.llm = llm or assistant.settings.llm
         self.k = k or assistant.settings.k
-        self.filters = tuple(filters)  # "FIELD=VALUE" pairs, checked by build_where before they are kept
-        build_where(self.filters)
+        self.filters = tuple(filters)  # "FIELD=VALUE" pairs, checked by Filter.parse before they are kept
+        Filter.parse(pairs=self.filters)
         self.conversation = assistant.conversation()
         self.answers: list = []  # every Answer of this conversation, for /sources, /show and /export
 
@@ -68,7 +68,7 @@ class Repl:
     def ask(self, question: str, plan=None, page: int = 1) -> None:
         try:
             stream = self.assistant.stream(question, conversation=None if plan is not None else self.conversation,
-                                           llm=self.llm, k=self.k, where=build_where(self.filters), plan=plan,
+                                           llm=self.llm, k=self.k, where=Filter.parse(pairs=self.filters), plan=plan,
                                            page=page)
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
@@ -143,7 +143,7 @@ class Repl:
             self.filters = ()
         else:
             try:
-                build_where(args)
+                Filter.parse(pairs=args)
             except AssistantError as exc:
                 click.echo(click.style(f"error: {exc}", fg="red"))
                 return

@@ -10,42 +10,39 @@ year, venue, decision and keyword), **Library**
 with progress and a report). Named API endpoints ``/chat`` and ``/search`` serve programs, and MCP
 clients with ``mcp=True``.
 
-Safe by default: bound to 127.0.0.1, no share link, analytics off, no file outside Gradio's own
-upload cache is served, and everything shown is HTML-escaped (see ``ui.web_render``).
+Safe by default: bound to 127.0.0.1, no share link, analytics off (``analytics_enabled=False``; nothing
+here changes the environment), no file outside Gradio's own upload cache is served, writes from a
+page of another site are refused (``SameOriginWrites``), every API refusal is one line naming the
+field and the fix, and everything shown is HTML-escaped (see ``ui.web_render``).
 
 This module deliberately has no ``from __future__ import annotations``: ``gr.api`` reads the
 endpoint functions' type hints at runtime.
 """
 
-import os
+import html
+import importlib.util
+import logging
+import re
+import shutil
+import socket
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable
+from urllib.parse import urlsplit
 
-# Before gradio is imported anywhere: no usage analytics, no telemetry, never a share link.
-os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
-os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-os.environ.setdefault("GRADIO_SHARE", "False")
+import gradio as gr
+from starlette.middleware import Middleware
+from starlette.responses import PlainTextResponse
 
-import html  # noqa: E402
-import importlib.util  # noqa: E402
-import json  # noqa: E402
-import logging  # noqa: E402
-import re  # noqa: E402
-import shutil  # noqa: E402
-import socket  # noqa: E402
-import threading  # noqa: E402
-from collections import OrderedDict  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from functools import partial  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any, Callable  # noqa: E402
+from assistant.errors import AssistantError, ConfigError, StoreError
+from assistant.filters import FACETS
+from assistant.settings import LLM_CHOICES
 
-import gradio as gr  # noqa: E402
-
-from assistant.errors import AssistantError, ConfigError, InputError, StoreError  # noqa: E402
-from assistant.filters import FACETS, FIELDS, where_for  # noqa: E402
-from assistant.settings import LLM_CHOICES  # noqa: E402
-
-from . import web_render as render  # noqa: E402
-from .web_style import CSS, HEAD, theme  # noqa: E402
+from . import web_render as render
+from .web_style import CSS, HEAD, theme
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +60,13 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords",
                  "contribution": "Contribution"}
 FILTER_CHOICES_MAX = 1000  # values listed per filter; with more, the first ones are listed (keywords can be typed)
-WHERE_HINT = 'Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, keyword).'
+# Gradio's queue looks for new events every 1 ms while it is empty, and for progress every 10 ms: 4.6% of a
+# core with nobody connected (bench/idle.py). Polling every 100 ms and 250 ms brings an idle app under
+# 0.5%; an event then waits at most 100 ms to start (50 ms on average), which a question or search
+# that takes a second does not feel.
+QUEUE_POLL_SECONDS = 0.1
+PROGRESS_POLL_SECONDS = 0.25
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 
 
 # -- shared state ------------------------------------------------------------------------------
@@ -87,42 +90,6 @@ def first_sentence(text: str) -> str:
     return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")
 
 
-def parse_filters(where: Any) -> dict[str, list[str]]:
-    """The API's filter argument as ``{field: [values]}``: ``"year=2026; file=a.txt"`` (one ``FIELD=VALUE``
-    per part, parts split by ``;`` or new lines), or a dict ``{"year": 2026, "file": ["a.txt", "b.txt"]}``
-    (also as JSON text). Several values of one field match any of them. Raises ``InputError`` saying how
-    to write it."""
-    if where is None or (isinstance(where, str) and not where.strip()):
-        return {}
-    if isinstance(where, str) and where.strip().startswith("{"):
-        try:
-            where = json.loads(where)
-        except ValueError:
-            raise InputError(f"The filters {clip(where)!r} are not valid JSON.", WHERE_HINT) from None
-    if isinstance(where, str):
-        pairs = []
-        for part in filter(None, (p.strip() for p in re.split(r"[;\n]", where))):
-            if "=" not in part:
-                raise InputError(f"The filter {clip(part)!r} is not FIELD=VALUE.", WHERE_HINT)
-            name, value = part.split("=", 1)
-            pairs.append((name, value))
-    elif isinstance(where, dict):
-        pairs = [(str(name), v) for name, values in where.items()
-                 for v in (values if isinstance(values, (list, tuple)) else [values]) if v is not None]
-    else:
-        raise InputError(f"The filters are a {type(where).__name__}, not text or a dict.", WHERE_HINT)
-    chosen: dict[str, list[str]] = {}
-    for name, value in pairs:
-        name, value = name.strip(), str(value).strip()
-        facet = next((f for f in FACETS if FIELDS[f] == FIELDS.get(name.lower())), None)
-        if facet is None:
-            raise InputError(f"Unknown filter field {clip(name)!r}.", WHERE_HINT)
-        if not value:
-            raise InputError(f"The filter {name}= has no value.", WHERE_HINT)
-        chosen.setdefault(facet, []).append(value)
-    return chosen
-
-
 def dropdown_filters(values: Any) -> dict[str, list[str]]:
     """The filter dropdowns' values (one list per field, in ``FACETS`` order) as ``{field: [values]}``."""
     chosen: dict[str, list[str]] = {}
@@ -132,18 +99,6 @@ def dropdown_filters(values: Any) -> dict[str, list[str]]:
         if picked:
             chosen[facet] = picked
     return chosen
-
-
-def where_clause(chosen: dict[str, list[str]]) -> dict | None:
-    """``{field: [values]}`` as a Chroma where clause: any of a field's values, every field."""
-    try:
-        return where_for((facet, value) for facet, values in chosen.items() for value in values)
-    except InputError as exc:
-        raise InputError(exc.message, WHERE_HINT) from None
-
-
-def clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def safe_file_name(name: str) -> str:
@@ -197,7 +152,7 @@ class WebApp:
                 chosen = dropdown_filters(filters)
                 turn.scope = render.filter_scope(chosen)
                 stream = self.assistant.stream(question, conversation=session.conversation,
-                                               llm=self._llm(llm), k=self._k(k), where=where_clause(chosen))
+                                               llm=self._llm(llm), k=self._k(k), where=chosen)
                 session.stream = stream
                 turn.citations = list(stream.citations)
                 turn.stage = "Writing the answer…"
@@ -436,12 +391,24 @@ class WebApp:
         finally:
             with self._papers_lock:
                 self._papers = None
+            self._forget_unused_uploads(targets)
         data = report.as_dict()
         data["skipped"] = [{"path": names.get(str(s["path"]), names.get(Path(str(s["path"])).name, Path(str(s["path"])).name)),
                             "reason": s["reason"]} for s in data.get("skipped", [])]
         if data["skipped"] or rejected:
             warn(f"Some input was skipped: see the report ({len(data['skipped']) + len(rejected)}).")
         return render.ingest_html(data, read, rejected, names)
+
+    def _forget_unused_uploads(self, copies: list[Path]) -> None:
+        """Delete the uploaded copies the store holds no paper from (skipped, binary, or adding nothing),
+        so the uploads folder keeps only the files behind the library."""
+        for copy in copies:
+            try:
+                held = self.assistant.papers(where={"file": copy.name})
+            except AssistantError:
+                held = []
+            if not any(s.get("path") == str(copy.resolve()) for p in held for s in p.sources):
+                copy.unlink(missing_ok=True)
 
     # -- API (also MCP tools) ---------------------------------------------------------------
     def api_conversation(self, conversation_id: str):
@@ -454,27 +421,40 @@ class WebApp:
                 self._api_conversations.popitem(last=False)
             return conversation
 
-    def api_chat(self, question: str, k: Any = None, llm: Any = None, conversation_id: str = "",
+    def api_chat(self, question: Any, k: Any = None, llm: Any = None, conversation_id: Any = "",
                  where: Any = None) -> tuple[str, list[dict]]:
-        conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
-        try:
-            clause = where_clause(parse_filters(where))
+        def answer() -> tuple[str, list[dict]]:
+            conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
             stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
-                                           k=self._api_k(k, K_MAX), where=clause)
+                                           k=self._api_k(k, K_MAX), where=where)
             for _ in stream:
                 pass
-        except AssistantError as exc:
-            raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
-        answer = stream.answer
-        return answer.answer, [c.as_dict() for c in answer.citations]
+            return stream.answer.answer, [c.as_dict() for c in stream.answer.citations]
 
-    def api_search(self, query: str, k: Any = None, where: Any = None) -> list[dict]:
+        return self._api_call("chat", answer)
+
+    def api_search(self, query: Any, k: Any = None, where: Any = None) -> list[dict]:
+        return self._api_call("search", lambda: [api_hit(h) for h in self.assistant.search(
+            query, k=self._api_k(k, SEARCH_K_MAX), where=where)])
+
+    @staticmethod
+    def _api_call(endpoint: str, work: Callable[[], Any]) -> Any:
+        """Run one API request: every refusal reaches the caller as one line naming the field and the
+        fix (``gr.Error``), and is logged here; nothing a caller sends takes the server down."""
         try:
-            clause = where_clause(parse_filters(where))
-            hits = self.assistant.search(query, k=self._api_k(k, SEARCH_K_MAX), where=clause)
+            return work()
+        except gr.Error as exc:
+            log.info("/%s refused: %s", endpoint, exc)
+            raise
         except AssistantError as exc:
+            log.warning("/%s refused: %s", endpoint, exc, exc_info=exc.__cause__ is not None)
             raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
-        return [api_hit(h) for h in hits]
+        except Exception as exc:
+            log.exception("/%s failed", endpoint)
+            raise gr.Error(html.escape(f"The /{endpoint} request failed ({type(exc).__name__}). Check its arguments "
+                                       "(question or query: text; k: a whole number; where: filters like "
+                                       "\"year=2026\"); the server log has details.", quote=False),
+                           print_exception=False) from None
 
 
 def api_hit(hit) -> dict:
@@ -487,8 +467,8 @@ def api_hit(hit) -> dict:
 
 # -- the page -----------------------------------------------------------------------------------
 def build_app(assistant) -> gr.Blocks:
-    """The Gradio app for ``assistant``. Launch it with ``launch(app, ...)`` (styles, limits and safety
-    settings included) or ``app.launch(prevent_thread_lock=True)``."""
+    """The Gradio app for ``assistant``. Launch it with ``launch(app, ...)``, which adds the styles,
+    limits and safety settings (a plain ``app.launch()`` has none of them)."""
     app = WebApp(assistant)
     settings = assistant.settings
     default_k = max(1, min(K_MAX, settings.k))
@@ -599,8 +579,9 @@ def build_app(assistant) -> gr.Blocks:
                 conversation_id: any string naming a conversation; calls with the same id share a
                     history, so "what about the second one?" refers to that conversation's last answer
                 where: only consider papers matching these filters, e.g. "year=2026; file=a.txt", or a dict
-                    {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword;
-                    several values of one field match any of them. Empty (the default): every paper.
+                    {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword,
+                    contribution; several values of one field match any of them (at most 100 values in all).
+                    Empty (the default): every paper.
             Returns:
                 the answer text with [n] markers, and the cited papers as a list of
                 {n, id, title, sources, evidence, text}
@@ -612,11 +593,11 @@ def build_app(assistant) -> gr.Blocks:
 
             Args:
                 query: what to look for, e.g. "tell me about PoLR"
-                k: most papers to return
+                k: most papers to return, 1 to 100
                 where: only consider papers matching these filters, e.g. "year=2026; venue=ICLR 2026", or a
                     dict {"decision": "Accept (oral)", "keyword": ["llm", "agents"]}. Fields: file, year,
-                    venue, decision, keyword; several values of one field match any of them. Empty (the
-                    default): every paper.
+                    venue, decision, keyword, contribution; several values of one field match any of them
+                    (at most 100 values in all). Empty (the default): every paper.
             Returns:
                 a list of {id, title, sources: [{file, position}], score, text, passage}
             """
@@ -626,13 +607,64 @@ def build_app(assistant) -> gr.Blocks:
         gr.api(search, api_name="search", concurrency_id="answer", concurrency_limit=2)
 
     demo.queue(default_concurrency_limit=2)
+    calm_queue(demo)
     demo.web_app = app  # for tests and embedding
     demo.store_home = Path(settings.home)
-    # so that a plain `demo.launch()` gets the look too (Gradio 6 takes these at launch)
-    demo._deprecated_theme = theme()
-    demo._deprecated_css = CSS
-    demo._deprecated_head = HEAD
     return demo
+
+
+def calm_queue(demo: gr.Blocks) -> None:
+    """Poll Gradio's queue every QUEUE_POLL_SECONDS instead of every millisecond, so an idle app is idle.
+
+    Gradio has no option for these intervals (gradio/queueing.py ``Queue.sleep_when_free``, 1 ms, and
+    ``progress_update_sleep_when_free``, 10 ms), so this one function sets them;
+    tests/test_hostile_input.py fails if Gradio renames them."""
+    queue = demo._queue
+    for name, seconds in (("sleep_when_free", QUEUE_POLL_SECONDS), ("progress_update_sleep_when_free", PROGRESS_POLL_SECONDS)):
+        if not hasattr(queue, name):
+            raise AttributeError(f"gradio's Queue has no {name} any more: see calm_queue")
+        setattr(queue, name, seconds)
+
+
+class SameOriginWrites:
+    """ASGI middleware: refuse a write (POST, PUT, PATCH, DELETE) that a browser sends from another site.
+
+    Gradio's ``strict_cors`` only withholds the CORS headers, so a page on another site can still make
+    a browser POST a file to /gradio_api/upload or run an event through /queue/join; it just cannot read
+    the answer. A request whose ``Origin`` header names another host or port than the one it was sent
+    to is refused with 403; requests without an ``Origin`` (gradio_client, curl, MCP clients) and
+    loopback names for this same port (127.0.0.1, localhost, [::1]) pass."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] in WRITE_METHODS:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+            origin = headers.get("origin")
+            if origin is not None and not same_origin(origin, headers.get("host", "")):
+                log.warning("refused a %s to %s from origin %r", scope["method"], scope.get("path"), origin)
+                response = PlainTextResponse(f"Cross-origin request refused: {origin[:100]} may not write to this app. "
+                                             "Open the app at its own address.", status_code=403)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def same_origin(origin: str, host: str) -> bool:
+    """Whether a browser's ``Origin`` is this server, reached as ``host`` (the Host header)."""
+    try:
+        sent, here = urlsplit(origin), urlsplit(f"//{host}")
+        if sent.scheme not in ("http", "https") or not sent.hostname:
+            return False
+        sent_port = sent.port or (443 if sent.scheme == "https" else 80)
+        here_port = here.port or 80
+    except ValueError:  # a malformed port
+        return False
+    if sent.hostname == here.hostname and sent_port == here_port:
+        return True
+    loopback = {"127.0.0.1", "localhost", "::1"}
+    return sent.hostname in loopback and here.hostname in loopback and sent_port == here_port
 
 
 # -- launching ----------------------------------------------------------------------------------
@@ -664,7 +696,8 @@ def launch(demo: gr.Blocks, *, host: str = "127.0.0.1", port: int = 7860, mcp: b
             server_name=host, server_port=port, share=False, inbrowser=False, prevent_thread_lock=prevent_thread_lock,
             quiet=quiet, show_error=False, max_file_size=MAX_UPLOAD_BYTES, allowed_paths=None, blocked_paths=blocked,
             ssr_mode=False, pwa=False, mcp_server=bool(mcp), enable_monitoring=False, footer_links=["api"],
-            run_history=False, strict_cors=True, theme=theme(), css=CSS, head=HEAD)
+            run_history=False, strict_cors=True, theme=theme(), css=CSS, head=HEAD,
+            app_kwargs={"middleware": [Middleware(SameOriginWrites)]})
     except OSError as exc:
         raise ConfigError(f"Cannot listen on {host}:{port}: {exc}.",
                           "Pass --port with a free port, or stop the program using this one.") from None
@@ -709,6 +742,14 @@ def serve(assistant, host: str = "127.0.0.1", port: int = 7860, mcp: bool = Fals
     if mcp:
         print(f"MCP tools (chat, search): {url.rstrip('/')}/gradio_api/mcp/", flush=True)
     try:
-        demo.block_thread()
+        wait_until_interrupted()
+    except KeyboardInterrupt:
+        print("Stopping.", flush=True)
     finally:
         demo.close()
+
+
+def wait_until_interrupted() -> None:
+    """Sleep until Ctrl-C (a KeyboardInterrupt ends the wait). Not ``demo.block_thread()``: that wakes
+    every 100 ms to check whether the app still runs, 0.1% of a core for nothing."""
+    threading.Event().wait()
