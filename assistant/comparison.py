@@ -32,7 +32,7 @@ _RESULT = re.compile(r"\b(?:outperform\w*|achiev\w*|improv\w*|reduc\w*|surpass\w
                      re.IGNORECASE)
 _NUMBER = re.compile(r"\d")
 _EVALUATION = re.compile(r"\b(?:benchmarks?|datasets?|evaluat\w*|experiments?|tested|tasks?|suites?|achiev\w*|"
-                         r"outperform\w*|improv\w*|accuracy|results?)\b", re.IGNORECASE)
+                         r"outperform\w*|improv\w*|accuracy|results?|across|exceed\w*|match(?:es|ing)?)\b", re.IGNORECASE)
 # A benchmark or dataset name: a word with capitals inside or digits ("AIME2024", "MATH-500", "GSM8K",
 # "MTEB", "ImageNet-C"), optionally hyphenated; plain capitalised words and acronyms of methods are
 # kept out below.

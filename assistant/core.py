@@ -11,7 +11,7 @@ from .embedding import Embedder
 from .errors import InputError, StoreError
 from .conversation import GROUP_REFERENCE
 from .filters import Filter
-from .plan import PAGE_SIZE, Plan, make_plan
+from .plan import Plan, make_plan
 from .results import PaperHit
 from .settings import Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -32,6 +32,7 @@ class Found:
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
+SETTINGS_PAGE = 0  # page_size: the settings' (ASSISTANT_PAGE_SIZE); None: every paper at once
 
 
 class Assistant:
@@ -100,14 +101,14 @@ class Assistant:
         return HybridSearcher(self.store, self.embedder, self.lexical)
 
     def search(self, query: str, k: int | None = None, *, where: Filter | dict[str, Any] | str | None = None,
-               page: int = 1, page_size: int | None = PAGE_SIZE) -> list[PaperHit]:
+               page: int = 1, page_size: int | None = SETTINGS_PAGE) -> list[PaperHit]:
         """The papers relevant to ``query``, best first, possibly none: at most ``k`` for a topic
         question, a page of every relevant paper for a list question (see ``find``). ``where``: a
         ``Filter``, or what ``Filter.parse`` reads (``"year=2026; file=a.txt"``, ``{"year": 2026}``)."""
         return self.find(query, k=k, where=where, page=page, page_size=page_size).hits
 
     def find(self, query: str, k: int | None = None, *, where: Filter | dict[str, Any] | str | None = None,
-             page: int = 1, page_size: int | None = PAGE_SIZE, conversation=None):
+             page: int = 1, page_size: int | None = SETTINGS_PAGE, conversation=None):
         """Plan ``query`` and find its papers: a ``Found`` with the plan, the page of hits and the total."""
         where = self._filter(where)
         plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation, name="query")
@@ -115,7 +116,7 @@ class Assistant:
         return Found(plan, selection.page(plan), selection.total, selection.empty_topics)
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
-             page_size: int | None = PAGE_SIZE, conversation=None, name: str = "question") -> Plan:
+             page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question") -> Plan:
         """The question plan (``assistant.plan``): its kind, topics, papers and answer form."""
         from .search import focus, topics
 
@@ -143,6 +144,8 @@ class Assistant:
                 plan.resolution = resolved.why
         if not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
+        if page_size == SETTINGS_PAGE:
+            page_size = self.settings.page_size
         if page_size is not None and (not isinstance(page_size, int) or not 1 <= page_size <= self.settings.max_k):
             raise InputError(f"page_size={page_size!r} is out of range.",
                              f"Use 1 to {self.settings.max_k} papers a page, or None for every paper.")
@@ -214,7 +217,7 @@ class Assistant:
         return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
-               where: Filter | dict[str, Any] | str | None = None, page: int = 1, page_size: int | None = PAGE_SIZE,
+               where: Filter | dict[str, Any] | str | None = None, page: int = 1, page_size: int | None = SETTINGS_PAGE,
                plan: Plan | None = None):
         """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after).
         ``plan``: answer this plan instead of planning ``question`` (``compare_plan``, a next page)."""

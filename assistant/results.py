@@ -33,4 +33,5 @@ class PaperHit:
     def as_dict(self) -> dict:
         return {"id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
-                "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic}
+                "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
+                "contributions": list(self.metadata.get("contributions") or [])}

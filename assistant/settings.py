@@ -64,6 +64,7 @@ class Settings:
     max_tokens: int = field(default=256, metadata={"help": "max tokens the LLM may write per answer"})
     max_question_chars: int = field(default=2000, metadata={"help": "longest question or query accepted, on every front end"})
     max_k: int = field(default=100, metadata={"help": "most papers one search or answer may ask for"})
+    page_size: int = field(default=20, metadata={"help": "papers per page of a list answer (\"which papers ...\")"})
     max_filter_values: int = field(default=100, metadata={"help": "most values one filter may hold (all fields together)"})
 
     def __post_init__(self) -> None:
@@ -78,6 +79,9 @@ class Settings:
         if not 0 <= self.chunk_overlap < self.chunk_tokens // 2:
             raise ConfigError(f"ASSISTANT_CHUNK_OVERLAP={self.chunk_overlap} is out of range.",
                               "Use a value from 0 to under half of ASSISTANT_CHUNK_TOKENS.")
+        if not 1 <= self.page_size <= self.max_k:
+            raise ConfigError(f"ASSISTANT_PAGE_SIZE={self.page_size} is out of range.",
+                              f"Use 1 to {self.max_k} (ASSISTANT_MAX_K).")
         if self.k < 1:
             raise ConfigError(f"k={self.k} must be at least 1.", "Pass --k 1 or more.")
 

@@ -420,9 +420,9 @@ def test_api_filters_through_gradio_client(filter_server, tmp_path):
         == ["ShortChain"]
     assert client.predict(QUESTION, 5, "decision=Reject", api_name="/search") == []
 
-    text, citations = client.predict(QUESTION, 5, "none", "", f"file={REVIEWED}", api_name="/chat")
+    text, citations, _details = client.predict(QUESTION, 5, "none", "", f"file={REVIEWED}", api_name="/chat")
     assert citations and all(s["file"] == REVIEWED for c in citations for s in c["sources"])
-    text, citations = client.predict(QUESTION, 5, "none", "", "keyword=remote sensing", api_name="/chat")
+    text, citations, _details = client.predict(QUESTION, 5, "none", "", "keyword=remote sensing", api_name="/chat")
     assert citations == [] and "I found nothing about this" in text
 
     with pytest.raises(Exception, match=re.escape("Unknown filter field 'colour'. Write filters like")):
@@ -535,12 +535,12 @@ def test_api_chat_and_search_through_gradio_client(server):
     assert any(h["title"].startswith("PoLR") for h in hits)
     assert {"id", "title", "sources", "score", "text", "passage"} <= set(hits[0])
 
-    text, citations = client.predict(QUESTION, api_name="/chat")
-    assert citations and "[1]" in text
+    text, citations, details = client.predict(QUESTION, api_name="/chat")
+    assert citations and "[1]" in text and details["plan"]["kind"] == "list" and details["total"] == len(citations)
     assert {"n", "id", "title", "sources", "evidence", "text"} <= set(citations[0])
     assert any(c["title"].startswith("PoLR") for c in citations)
 
-    text, citations = client.predict("tell me about PoLR", 1, "none", api_name="/chat")
+    text, citations, _details = client.predict("tell me about PoLR", 1, "none", api_name="/chat")
     assert len(citations) == 1 and citations[0]["title"].startswith("PoLR")
 
     with pytest.raises(Exception, match="question is empty"):

@@ -80,8 +80,8 @@ def test_eight_api_conversations_keep_their_histories_apart(app):
     def converse(index: int) -> tuple[str, str]:
         client = Client(app.url, verbose=False)
         conversation = f"user-{index}"
-        _text, first = client.predict(QUESTIONS[index], 3, "none", conversation, api_name="/chat")
-        _text, follow = client.predict("what about the first one?", 3, "none", conversation, api_name="/chat")
+        _text, first, _details = client.predict(QUESTIONS[index], 3, "none", conversation, api_name="/chat")
+        _text, follow, _details = client.predict("what about the first one?", 3, "none", conversation, api_name="/chat")
         return first[0]["id"], [c["id"] for c in follow]
 
     with ThreadPoolExecutor(max_workers=8) as pool:

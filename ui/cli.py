@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .cli_answer import register
-from .cli_common import ALL_OPTION, CONTEXT, PAGE_OPTION, PAGE_SIZE, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, where_from
+from .cli_common import ALL_OPTION, CONTEXT, PAGE_OPTION, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, where_from
 
 @click.group(context_settings=CONTEXT)
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), envvar="ASSISTANT_HOME",
@@ -102,7 +102,7 @@ def search(ctx, query, k, batch, where, source, as_json, page, show_all):
         raise click.UsageError("give either a QUERY or --batch FILE")
     assistant = assistant_for(ctx)
     filters = where_from(where, source)
-    size = None if show_all else PAGE_SIZE
+    size = None if show_all else 0  # 0: the settings' page size
     for question in (read_questions(batch) if batch else [query]):
         found = assistant.find(question, k=k, where=filters, page=page, page_size=size)
         if as_json:
@@ -111,7 +111,7 @@ def search(ctx, query, k, batch, where, source, as_json, page, show_all):
         if batch:
             click.echo(click.style(f"# {question}", fg="cyan"))
         click.echo(click.style(found.plan.line(), dim=True))
-        _print_hits(found.hits, first=(page - 1) * PAGE_SIZE + 1 if found.plan.paged and size else 1)
+        _print_hits(found.hits, first=(page - 1) * found.plan.page_size + 1 if found.plan.paged and found.plan.page_size else 1)
         print_more(found.plan, len(found.hits), found.total)
 
 

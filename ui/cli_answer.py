@@ -8,7 +8,7 @@ import click
 
 from assistant.settings import LLM_CHOICES
 
-from .cli_common import (ALL_OPTION, CONTEXT, PAGE_OPTION, PAGE_SIZE, WHERE_HELP, assistant_for, fail_cleanly,
+from .cli_common import (ALL_OPTION, CONTEXT, PAGE_OPTION, WHERE_HELP, assistant_for, fail_cleanly,
                          print_json, where_from)
 from .terminal import print_answer
 
@@ -50,7 +50,7 @@ def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
         raise click.UsageError("give either a QUESTION or --batch FILE")
     assistant = assistant_for(ctx)
     filters = where_from(where, ())
-    options = dict(llm=llm, k=k, where=filters, page=page, page_size=None if show_all else PAGE_SIZE)
+    options = dict(llm=llm, k=k, where=filters, page=page, page_size=None if show_all else 0)  # 0: the settings' page size
     incomplete = False
     for item in (read_items(batch) if batch else [Item([{"question": question}])]):
         conversation = assistant.conversation() if item.conversation else None

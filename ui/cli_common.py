@@ -55,9 +55,8 @@ def where_from(pairs: tuple[str, ...], source: tuple[str, ...]):
     return Filter.parse(pairs=pairs, sources=source)
 
 
-PAGE_SIZE = 20  # a list question's papers per page (assistant.plan.PAGE_SIZE)
 PAGE_OPTION = click.option("--page", type=click.IntRange(1, 10_000), default=1, show_default=True,
-                           help="which page of a list question's papers (20 a page)")
+                           help="which page of a list question's papers (20 a page) [env ASSISTANT_PAGE_SIZE]")
 ALL_OPTION = click.option("--all", "show_all", is_flag=True, help="every paper of a list question at once")
 
 

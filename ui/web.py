@@ -27,7 +27,7 @@ import shutil
 import socket
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable
@@ -37,7 +37,7 @@ import gradio as gr
 from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse
 
-from assistant.errors import AssistantError, ConfigError, StoreError
+from assistant.errors import AssistantError, ConfigError, InputError, StoreError
 from assistant.filters import FACETS
 from assistant.settings import LLM_CHOICES
 
@@ -79,6 +79,7 @@ class Session:
     counter: int = 0
     stream: Any = None
     busy: bool = False
+    last_plan: Any = None  # the plan of the last list answer, for "Show more"
 
 
 def warn(message: str) -> None:
@@ -124,8 +125,10 @@ class WebApp:
         return Session(self.assistant.conversation())
 
     def _views(self, session: Session, question: Any = None):
+        last = session.turns[-1] if session.turns else None
+        more = last is not None and bool(last.more) and not last.pending
         return (render.chat_html(session.turns), render.sources_html(session.turns),
-                gr.update() if question is None else question)
+                gr.update() if question is None else question, gr.update(visible=more))
 
     # -- chat ----------------------------------------------------------------------------
     def respond(self, question: str, k: Any, llm: str, session: Session | None, *filters: Any):
@@ -141,6 +144,26 @@ class WebApp:
             warn("Still answering the last question: wait for it, or press Stop.")
             yield self._views(session)
             return
+        chosen = dropdown_filters(filters)
+        yield from self._answer(session, question, lambda: self.assistant.stream(
+            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen), chosen)
+
+    def show_more(self, k: Any, llm: str, session: Session | None, *filters: Any):
+        """The next page of the last list answer, as a turn of its own."""
+        session = session if session is not None else self.new_session()
+        plan = session.last_plan
+        if plan is None or session.busy:
+            warn("Nothing more to show: “Show more” pages through a list answer." if plan is None else
+                 "Still answering the last question: wait for it, or press Stop.")
+            yield self._views(session)
+            return
+        page = replace(plan, page=plan.page + 1)
+        chosen = dropdown_filters(filters)
+        yield from self._answer(session, f"{plan.question} (page {page.page})", lambda: self.assistant.stream(
+            page.question, llm=self._llm(llm), k=self._k(k), where=chosen, plan=page), chosen)
+
+    def _answer(self, session: Session, question: str, start: Callable[[], Any], chosen: dict):
+        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner."""
         session.busy = True
         session.counter += 1
         turn = render.Turn(session.counter, question)
@@ -149,11 +172,10 @@ class WebApp:
             yield self._views(session, question="")
             stream = None
             try:
-                chosen = dropdown_filters(filters)
                 turn.scope = render.filter_scope(chosen)
-                stream = self.assistant.stream(question, conversation=session.conversation,
-                                               llm=self._llm(llm), k=self._k(k), where=chosen)
+                stream = start()
                 session.stream = stream
+                turn.plan_line = stream.plan.line()
                 turn.citations = list(stream.citations)
                 turn.stage = "Writing the answer…"
                 yield self._views(session)
@@ -163,6 +185,12 @@ class WebApp:
                 answer = stream.answer
                 turn.text, turn.citations = answer.answer, list(answer.citations)
                 turn.model, turn.note, turn.complete = answer.model, answer.note, answer.complete
+                turn.comparison = answer.comparison
+                if answer.synthesis and answer.synthesis["sentences"]:
+                    turn.synthesized_by = answer.synthesis["model"]
+                shown = answer.citations[-1].n if answer.citations else 0
+                turn.more = max(0, answer.total - shown) if stream.plan.paged and answer.complete else 0
+                session.last_plan = stream.plan if turn.more else None
                 if not answer.complete and answer.note:
                     warn(answer.note)
             except AssistantError as exc:
@@ -193,7 +221,8 @@ class WebApp:
             self.stop(session)
             session.conversation = self.assistant.conversation()
             session.turns = []
-        return render.chat_html([]), render.EMPTY_SOURCES
+            session.last_plan = None
+        return render.chat_html([]), render.EMPTY_SOURCES, gr.update(visible=False)
 
     def _k(self, k: Any) -> int:
         try:
@@ -422,20 +451,38 @@ class WebApp:
             return conversation
 
     def api_chat(self, question: Any, k: Any = None, llm: Any = None, conversation_id: Any = "",
-                 where: Any = None) -> tuple[str, list[dict]]:
-        def answer() -> tuple[str, list[dict]]:
+                 where: Any = None, page: Any = 1) -> tuple[str, list[dict], dict]:
+        def answer() -> tuple[str, list[dict], dict]:
             conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
             stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
-                                           k=self._api_k(k, K_MAX), where=where)
+                                           k=self._api_k(k, K_MAX), where=where, page=self._api_page(page))
             for _ in stream:
                 pass
-            return stream.answer.answer, [c.as_dict() for c in stream.answer.citations]
+            data = stream.answer.as_dict()
+            details = {key: data[key] for key in ("plan", "total", "comparison", "synthesis", "complete", "model", "note")
+                       if key in data}
+            return data["answer"], data["citations"], details
 
         return self._api_call("chat", answer)
 
-    def api_search(self, query: Any, k: Any = None, where: Any = None) -> list[dict]:
+    def api_search(self, query: Any, k: Any = None, where: Any = None, page: Any = 1) -> list[dict]:
         return self._api_call("search", lambda: [api_hit(h) for h in self.assistant.search(
-            query, k=self._api_k(k, SEARCH_K_MAX), where=where)])
+            query, k=self._api_k(k, SEARCH_K_MAX), where=where, page=self._api_page(page))])
+
+    @staticmethod
+    def _api_page(page: Any) -> int:
+        """``page`` of a list answer as a whole number (the library bounds it), or an error naming it."""
+        if page in (None, ""):
+            return 1
+        if isinstance(page, bool) or not isinstance(page, (int, float, str)):
+            raise InputError(f"page is a {type(page).__name__}, not a number.", "Pass page as a whole number from 1.")
+        try:
+            number = float(page)
+        except ValueError:
+            raise InputError(f"page={str(page)[:40]!r} is not a number.", "Pass page as a whole number from 1.") from None
+        if number != int(number):
+            raise InputError(f"page={page} is not a whole number.", "Pass page as a whole number from 1.")
+        return int(number)
 
     @staticmethod
     def _api_call(endpoint: str, work: Callable[[], Any]) -> Any:
@@ -509,6 +556,7 @@ def build_app(assistant) -> gr.Blocks:
                                                   scale=8, autofocus=True, elem_id="question", container=False)
                             ask = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="ask")
                             stop = gr.Button("Stop", scale=1, min_width=80, elem_id="stop")
+                        more = gr.Button("Show more", size="sm", visible=False, elem_id="show-more")
                         with gr.Row(elem_id="examples-row"):
                             example_buttons = [gr.Button(text, size="sm", elem_classes=["example"]) for text in EXAMPLES]
                     with gr.Column(scale=5, min_width=360):
@@ -533,7 +581,7 @@ def build_app(assistant) -> gr.Blocks:
                 report = gr.HTML(elem_id="ingest-report", js_on_load=None)
 
         # chat
-        chat_inputs, chat_outputs = [question, k, llm, session, *filter_boxes], [chat_log, sources, question]
+        chat_inputs, chat_outputs = [question, k, llm, session, *filter_boxes], [chat_log, sources, question, more]
         answer_queue = {"concurrency_id": "answer", "concurrency_limit": 2, "show_progress": "hidden"}
         ask.click(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
         question.submit(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
@@ -541,7 +589,8 @@ def build_app(assistant) -> gr.Blocks:
             button.click(partial(app.ask_example, text), [k, llm, session, *filter_boxes], chat_outputs,
                          **answer_queue, **private)
         stop.click(app.stop, [session], None, queue=False, **private)
-        new_chat.click(app.new_chat, [session], [chat_log, sources], queue=False, **private)
+        new_chat.click(app.new_chat, [session], [chat_log, sources, more], queue=False, **private)
+        more.click(app.show_more, [k, llm, session, *filter_boxes], chat_outputs, **answer_queue, **private)
 
         # chat filters: the values the store's papers have, read on page load and after an upload
         for box in filter_boxes:
@@ -569,7 +618,7 @@ def build_app(assistant) -> gr.Blocks:
 
         # the API: /chat and /search (MCP tools with mcp=True)
         def chat(question: str, k: int = default_k, llm: str = default_llm,
-                 conversation_id: str = "", where: str | dict = "") -> tuple[str, list[dict]]:
+                 conversation_id: str = "", where: str | dict = "", page: int = 1) -> tuple[str, list[dict], dict]:
             """Answer a question about the paper abstracts, citing the papers used as [n].
 
             Args:
@@ -582,13 +631,18 @@ def build_app(assistant) -> gr.Blocks:
                     {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword,
                     contribution; several values of one field match any of them (at most 100 values in all).
                     Empty (the default): every paper.
+                page: for a list question ("which papers ..."), which page of 20 papers to answer with
             Returns:
-                the answer text with [n] markers, and the cited papers as a list of
-                {n, id, title, sources, evidence, text}
+                the answer text with [n] markers; the cited papers as a list of
+                {n, id, title, sources, evidence, text, topic, contributions}; and details: {plan (the
+                question's kind, topics, paper set and answer form), total (papers that answer it, on
+                every page), comparison (for a comparison: one row per paper, {n, problem, approach,
+                evaluated_on, result}, quoted from the abstracts), synthesis (a capable model's checked
+                paragraph, if any), complete, model, note}
             """
-            return app.api_chat(question, k, llm, conversation_id, where)
+            return app.api_chat(question, k, llm, conversation_id, where, page)
 
-        def search(query: str, k: int = default_k, where: str | dict = "") -> list[dict]:
+        def search(query: str, k: int = default_k, where: str | dict = "", page: int = 1) -> list[dict]:
             """Find the papers relevant to a query; returns only papers judged relevant, best first (possibly none).
 
             Args:
@@ -598,10 +652,11 @@ def build_app(assistant) -> gr.Blocks:
                     dict {"decision": "Accept (oral)", "keyword": ["llm", "agents"]}. Fields: file, year,
                     venue, decision, keyword, contribution; several values of one field match any of them
                     (at most 100 values in all). Empty (the default): every paper.
+                page: for a list query ("papers on ..."), which page of 20 papers to return
             Returns:
-                a list of {id, title, sources: [{file, position}], score, text, passage}
+                a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions}
             """
-            return app.api_search(query, k, where)
+            return app.api_search(query, k, where, page)
 
         gr.api(chat, api_name="chat", concurrency_id="answer", concurrency_limit=2)
         gr.api(search, api_name="search", concurrency_id="answer", concurrency_limit=2)

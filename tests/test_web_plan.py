@@ -1,0 +1,107 @@
+"""The question plan in the browser chat and its API: the plan line, a list that pages with
+"Show more", contribution labels on the sources, and a follow-up comparison table (real Chromium
+driven by Playwright, and gradio_client), on a copy of the bundled-corpus store."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from .test_web import SHOTS, _free_port, _open_page, _serve, ask, browser, needs_browser, shot  # noqa: F401
+
+PAGE = 3  # papers a page here, so that a list question of the bundled corpus has several pages
+LIST_QUESTION = "which papers use reinforcement learning?"
+
+
+@pytest.fixture(scope="module")
+def paged_server(corpus_home, embedder, tmp_path_factory):
+    from assistant import Assistant, Settings
+
+    home = tmp_path_factory.mktemp("paged") / "home"
+    shutil.copytree(corpus_home, home)
+    settings = Settings.from_env(env={}, home=home, llm="none", page_size=PAGE,
+                                 ollama_host=f"http://127.0.0.1:{_free_port()}")
+    demo = _serve(Assistant(settings, embedder=embedder))
+    yield demo
+    demo.close()
+
+
+@pytest.fixture
+def page(browser, paged_server):  # noqa: F811
+    context, pg = _open_page(browser, paged_server.url)
+    yield pg
+    context.close()
+
+
+def badges(turn) -> list[int]:
+    return sorted({int(n) for n in turn.locator("a.cite").evaluate_all("els => els.map(e => e.dataset.n)")})
+
+
+@needs_browser
+def test_a_list_question_pages_with_show_more(page):
+    ask(page, LIST_QUESTION)
+    first = page.locator("#chat-log .turn").last
+    text = first.inner_text()
+    assert "list question: every paper on use reinforcement learning" in text
+    total = int(text.split(" papers in the store answer this")[0].split()[-1])
+    assert total > 2 * PAGE and f"1\u2013{PAGE}:" in text
+    assert badges(first) == [1, 2, 3] and f"{total - PAGE} more" in text
+    assert page.locator("#sources-panel .label").count() >= PAGE  # each paper's kinds of contribution
+
+    more = page.locator("#show-more")
+    assert more.is_visible()
+    more.click()
+    page.wait_for_function(f"document.querySelectorAll('#chat-log .turn').length == 2 && "
+                           "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+    second = page.locator("#chat-log .turn").last
+    assert f"{LIST_QUESTION} (page 2)" in second.inner_text()
+    assert badges(second) == [4, 5, 6] and f"{PAGE + 1}\u2013{2 * PAGE}:" in second.inner_text()
+    panel = page.locator("#sources-panel").inner_text()
+    assert "(page 2)" in panel and "Sources of earlier answers" in panel
+    shot(page, "list-pages")
+
+    page.click("#new-chat")
+    page.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 0")
+    assert not more.is_visible()
+
+
+@needs_browser
+def test_a_follow_up_comparison_shows_a_table(page):
+    ask(page, "which papers reduce reasoning token usage?")
+    ask(page, "how do they differ?")
+    turn = page.locator("#chat-log .turn").last
+    assert "comparison of the" in turn.inner_text() and "papers of the last answer" in turn.inner_text()
+    table = turn.locator("table.comparison")
+    assert table.count() == 1
+    heads = table.locator("thead th").all_inner_texts()
+    assert heads == ["Paper", "Problem", "Approach", "Evaluated on", "Headline result"]
+    rows = table.locator("tbody tr")
+    names = [rows.nth(i).locator("th").inner_text() for i in range(rows.count())]
+    assert any("PoLR" in n for n in names) and any("LASER-D" in n for n in names)
+    assert rows.nth(0).locator("a.cite").count() == 1  # a citation badge per row
+    assert "AIME2024" in table.inner_text() and "64" in table.inner_text()  # LASER-D's numbers, as written
+    # build/screenshots/comparison.png (docs/comparison.png): this turn whole, the chat log unclipped
+    page.add_style_tag(content="#chat-log .html-container { max-height: none !important; }")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    turn.screenshot(path=str(SHOTS / "comparison.png"))
+
+
+def test_api_chat_returns_the_plan_pages_and_the_comparison(paged_server):
+    from gradio_client import Client
+
+    client = Client(paged_server.url, verbose=False)
+    text, citations, details = client.predict(LIST_QUESTION, 5, "none", api_name="/chat")
+    assert details["plan"]["kind"] == "list" and details["total"] > PAGE
+    assert [c["n"] for c in citations] == [1, 2, 3] and all("contributions" in c for c in citations)
+    text, citations, details = client.predict(LIST_QUESTION, 5, "none", "", "", 2, api_name="/chat")
+    assert [c["n"] for c in citations] == [4, 5, 6] and "[4]" in text and details["plan"]["page"] == 2
+    hits = client.predict(LIST_QUESTION, 5, "", 2, api_name="/search")
+    assert [h["id"] for h in hits] == [c["id"] for c in citations]
+
+    text, citations, details = client.predict("How does ZeroSiam differ from Test-Time Matching (TTM)?", 5, "none",
+                                              api_name="/chat")
+    assert details["plan"]["kind"] == "compare"
+    assert [row["n"] for row in details["comparison"]] == [c["n"] for c in citations] == [1, 2]
+    with pytest.raises(Exception, match="page='soon' is not a number"):
+        client.predict(LIST_QUESTION, 5, "none", "", "", "soon", api_name="/chat")
