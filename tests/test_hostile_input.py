@@ -139,16 +139,16 @@ def test_the_filter_holds_its_fields_and_translates_in_one_place(corpus):
                                              (None, "The query is empty."),
                                              ("\ud800", "The query holds a character that is not text")])
 def test_a_query_that_is_not_text_is_refused_by_name(app, client, query, expected):
-    event, message = call_raw(app.url, "search", [query, 5, ""])
+    event, message = call_raw(app.url, "search", [query, 5, "", 1])
     assert event == "error" and expected in message and "\\n" not in message.strip(), (event, message)
     still_answers(client)
 
 
 def test_bad_chat_questions_and_filters_are_refused_by_name(app, client):
     assert "The question is a int, not text" in refusal(lambda: client.predict(7, 5, "none", api_name="/chat"))
-    assert "The question holds a character that is not text" in call_raw(app.url, "chat", ["\ud800", 5, "none", "", ""])[1]
+    assert "The question holds a character that is not text" in call_raw(app.url, "chat", ["\ud800", 5, "none", "", "", 1])[1]
     for where in ("\ud800", "keyword=\ud800", {"\ud800": "x"}):
-        event, message = call_raw(app.url, "search", ["reasoning", 5, where])
+        event, message = call_raw(app.url, "search", ["reasoning", 5, where, 1])
         assert event == "error" and "holds a character that is not text" in message and "valid UTF-8" in message, message
     assert "is not a year" in refusal(lambda: client.predict("reasoning", 5, "year=99999999999999999999",
                                                              api_name="/search"))

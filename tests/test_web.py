@@ -405,7 +405,7 @@ def test_api_filters_through_gradio_client(filter_server, tmp_path):
     client = Client(filter_server.url, verbose=False)
     params = {p["parameter_name"] for p in
               client.view_api(return_format="dict", print_info=False)["named_endpoints"]["/search"]["parameters"]}
-    assert params == {"query", "k", "where"}
+    assert params == {"query", "k", "where", "page"}
 
     def titles(hits):
         return [h["title"].split(":")[0] for h in hits]
@@ -450,7 +450,7 @@ def test_filter_input_is_checked_and_errors_end_the_turn(web_assistant):
 
     app = WebApp(web_assistant)
     with pytest.warns(UserWarning):
-        *_, (chat, _, _) = list(app.respond(QUESTION, 5, "none", app.new_session(), [], ["last year"]))
+        *_, (chat, _, _, _) = list(app.respond(QUESTION, 5, "none", app.new_session(), [], ["last year"]))
     assert "year=&#x27;last year&#x27; is not a year" in chat and "error-box" in chat and "pending" not in chat
 
 
@@ -595,26 +595,28 @@ def test_sources_of_a_question_on_several_topics_name_their_topic(corpus):
     from ui.web import WebApp
 
     app = WebApp(corpus)
-    *_, (chat, sources, _) = list(app.respond("papers on Lean or on robots", 5, "none", app.new_session()))
+    *_, (chat, sources, _, _) = list(app.respond("papers on Lean or on robots", 5, "none", app.new_session()))
     assert "<strong>On Lean:</strong>" in chat and "<strong>On robots:</strong>" in chat
     assert sources.count('<div class="topic">on <b>Lean</b></div>') == 2
     assert sources.count('<div class="topic">on <b>robots</b></div>') == 2
-    *_, (_, single, _) = list(app.respond("proof simplification for Lean", 5, "none", app.new_session()))
+    *_, (_, single, _, _) = list(app.respond("proof simplification for Lean", 5, "none", app.new_session()))
     assert 'class="topic"' not in single
 
 
 def test_errors_and_incomplete_answers_end_the_turn(make_assistant, tmp_path):
     from assistant.answer import Answer
+    from assistant.plan import Plan
     from ui.web import WebApp
 
     empty = WebApp(make_assistant(home=tmp_path / "empty"))
     session = empty.new_session()
     with pytest.warns(UserWarning):
-        *_, (chat, sources, _) = list(empty.respond("which papers reduce reasoning token usage", 5, "none", session))
+        *_, (chat, sources, _, _) = list(empty.respond("which papers reduce reasoning token usage", 5, "none", session))
     assert "The store is empty" in chat and "Add abstracts tab" in chat and "pending" not in chat
 
     class Stream:  # the library's AnswerStream when Ollama cuts the connection mid-answer
         citations = []
+        plan = Plan(question="q", kind="topic", query="q")
 
         def __init__(self):
             self.answer = Answer("q", model="ollama:llama3.2")
@@ -636,7 +638,7 @@ def test_errors_and_incomplete_answers_end_the_turn(make_assistant, tmp_path):
 
     app = WebApp(Fake())
     with pytest.warns(UserWarning):
-        *_, (chat, _, _) = list(app.respond("q", 5, "ollama", app.new_session()))
+        *_, (chat, _, _, _) = list(app.respond("q", 5, "ollama", app.new_session()))
     assert 'class="a incomplete"' in chat and "Ollama closed the connection" in chat
     assert "<em>Answer incomplete: Ollama closed.</em>" in chat and "typing" not in chat
 
