@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .embedding import Embedder
-from .errors import InputError, StoreError
+from .errors import AssistantError, InputError, StoreError
 from .conversation import GROUP_REFERENCE
 from .filters import Filter
 from .plan import Plan, make_plan
@@ -116,8 +116,11 @@ class Assistant:
         return Found(plan, selection.page(plan), selection.total, selection.empty_topics)
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
-             page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question") -> Plan:
-        """The question plan (``assistant.plan``): its kind, topics, papers and answer form."""
+             page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",
+             llm: str | None = None) -> Plan:
+        """The question plan (``assistant.plan``): its kind, topics, papers and answer form. With a capable
+        ``llm`` backend, a follow-up the rules can only read together with the last question is rewritten
+        by the model into a standalone question, if the rules accept the rewrite."""
         from .search import focus, topics
 
         question = self._check_question(question, name)
@@ -136,12 +139,17 @@ class Assistant:
             plan.question, plan.resolution = question, resolved.why
         else:
             query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
+            condensed = self._condensed(question, conversation, llm) if query is not question else None
+            if condensed is not None:
+                query, resolved.why, source = condensed  # the model's standalone question, checked by the rules
             if query is not question:
                 named = self.searcher.lexical.read_names(focus(query))[1]
             plan = make_plan(question, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
                              filters=where, followup=resolved if resolved is not None and resolved.restrict_to else None)
             if resolved is not None and resolved.rewritten and not plan.resolution:
                 plan.resolution = resolved.why
+            if condensed is not None:
+                plan.source = source
         if not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
         if page_size == SETTINGS_PAGE:
@@ -151,6 +159,28 @@ class Assistant:
                              f"Use 1 to {self.settings.max_k} papers a page, or None for every paper.")
         plan.page, plan.page_size = page, page_size
         return plan
+
+    def _condensed(self, question: str, conversation, llm: str | None) -> tuple[str, str, str] | None:
+        """(standalone question, why, plan source) from a capable backend, when its rewrite passes the
+        rules' check."""
+        from .synthesis import capable, condense
+
+        if llm == "none" or (llm is None and self.settings.llm == "none") or not conversation.turns:
+            return None
+        try:
+            backend, _note = self.backend(llm)
+        except AssistantError:
+            return None  # the answer will say why the backend cannot be used
+        if not capable(backend):
+            return None
+        last = conversation.turns[-1]
+        try:
+            standalone = condense(backend, question, last.question, last.citation_titles[:10])
+        except AssistantError:
+            return None
+        if not standalone:
+            return None
+        return standalone, f"rewritten by {backend.name}: {standalone}", f"rules, with {backend.name}'s rewrite"
 
     def compare_plan(self, paper_ids: list[str], why: str = "") -> Plan:
         """A plan comparing these papers side by side (the chat's ``/compare 1 3``)."""
@@ -226,7 +256,8 @@ class Assistant:
         from .evidence import best_sentences
 
         where = self._filter(where)
-        plan = plan or self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation)
+        plan = plan or self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation,
+                                 llm=llm)
         selection = self.select(plan, k=k, where=where)
         hits = selection.page(plan)
         evidence = {}  # each paper's sentence that best answers the topic it was found for

@@ -116,3 +116,30 @@ def check(raw: str, *, question: str, evidence: dict[int, str], titles: dict[int
             continue
         out.sentences.append({"text": text, "cites": valid})
     return out
+
+
+CONDENSE = ("Rewrite the user's follow-up question as one standalone question about research papers, using the "
+            "previous question only to resolve what the follow-up refers to. Add no topic the two do not mention. "
+            "Reply with JSON only.")
+CONDENSE_SCHEMA = {"type": "object", "required": ["standalone"], "properties": {"standalone": {"type": "string"}}}
+
+
+def condense(backend, follow_up: str, previous_question: str, previous_titles: list[str]) -> str | None:
+    """A capable model's standalone form of ``follow_up``, or None. The rules check it: every word and
+    number it uses must come from the follow-up, the previous question or the previous answer's titles,
+    so a rewrite that brings in a topic of its own is refused (and the rules' reading stands)."""
+    from .answer import as_data
+
+    messages = [{"role": "system", "content": CONDENSE},
+                {"role": "user", "content": f"Previous question: {as_data(previous_question)}\n"
+                                            f"Follow-up: {as_data(follow_up)}\n"
+                                            'Reply as {"standalone": "..."}'}]
+    try:
+        standalone = str(json.loads(backend.complete_json(messages, CONDENSE_SCHEMA, 96)).get("standalone", ""))
+    except (ValueError, AttributeError):
+        return None
+    standalone = " ".join(standalone.split())[:400]
+    source = f"{follow_up} {previous_question}"
+    if len(standalone) < 3 or not supported(standalone, source, " ".join(previous_titles)):
+        return None
+    return standalone

@@ -64,3 +64,23 @@ def test_the_tiny_model_keeps_the_extractive_forms(corpus):
     assert answer.synthesis is None and answer.model.startswith("local:")
     assert [c.title.split(":")[0] for c in answer.citations] == ["ZeroSiam", "TTM"]
     assert answer.answer.startswith("Comparing 2 papers:")
+
+
+def test_a_capable_model_condenses_a_follow_up_and_the_rules_check_it(server, corpus_home, embedder):
+    assistant = via(server.url, corpus_home, embedder)
+    conversation = assistant.conversation()
+    server.script = [json.dumps({"sentences": []})]  # the first answer's paragraph: nothing to add
+    assistant.ask("which papers reduce reasoning token usage?", conversation=conversation)
+    # a rewrite that stays within the two questions is used as the query
+    server.script = [json.dumps({"standalone": "which papers reduce reasoning token usage and what accuracy"}),
+                     json.dumps({"sentences": []})]
+    good = assistant.ask("what about its accuracy?", conversation=conversation)
+    assert good.plan.query == "reduce reasoning token usage and what accuracy"
+    assert good.plan.source == "rules, with ollama:llama3.1:8b's rewrite"
+    assert good.plan.resolution.startswith("rewritten by ollama:llama3.1:8b")
+    # a rewrite that brings in a topic of its own is refused: the rules' reading stands
+    server.script = [json.dumps({"standalone": "which papers on protein folding report accuracy"}),
+                     json.dumps({"sentences": []})]
+    bad = assistant.ask("what about its accuracy?", conversation=conversation)
+    assert bad.plan.source == "rules" and "protein" not in bad.plan.query
+    assert bad.plan.resolution.startswith("read with the last question")
