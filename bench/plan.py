@@ -8,7 +8,8 @@ Figures, each the median over the questions (after two warm-up rounds):
 - ``plan``: ``Assistant.plan`` alone (rules, name lookup), and ``find`` (plan + selection) against the
   search it replaces (``HybridSearcher.search_topics`` with the topic gate, no plan), run side by
   side, question by question;
-- ``list answer``: ``ask(..., llm="none")`` of the list questions, every paper on one page;
+- ``list answer``: ``ask(..., llm="none")`` of the list questions: the first page (what a user gets:
+  the count and 20 papers), and every paper on one page (``--all``);
 - ``comparison of 3``: ``ask`` of a plan comparing the three papers a list question found first;
 - ``first token (local)``: with ``--local``, a comparison question answered by the packaged model:
   seconds to the answer's first piece and to the model's first token.
@@ -68,19 +69,20 @@ def main() -> None:
     print(f"find (plan + selection)       p50 {median_ms(find)}")
     print(f"search without a plan         p50 {median_ms(search)}   find / search {statistics.median(find) / statistics.median(search):.2f}x")
 
-    answers, totals = [], []
-    for q in lists:
-        answer = None
+    for label, size in (("first page", 0), ("every paper", None)):
+        answers, totals = [], []
+        for q in lists:
+            answer = None
 
-        def ask():
-            nonlocal answer
-            answer = assistant.ask(q, llm="none", page_size=None)
+            def ask():
+                nonlocal answer
+                answer = assistant.ask(q, llm="none", page_size=size)
 
-        answers.append(timed(ask))
-        totals.append(answer.total)
-    if answers:
-        print(f"list answer (--llm none)      p50 {statistics.median(answers):.2f} s, max {max(answers):.2f} s; "
-              f"papers per list: median {statistics.median(totals):.0f}, max {max(totals)}")
+            answers.append(timed(ask))
+            totals.append(answer.total)
+        if answers:
+            print(f"list answer, {label:<12}     p50 {statistics.median(answers):.2f} s, max {max(answers):.2f} s; "
+                  f"papers per list: median {statistics.median(totals):.0f}, max {max(totals)}")
 
     comparisons = []
     for q in lists:
