@@ -133,6 +133,10 @@ def type_table(rows: list[dict]) -> str:
             "dangling_citations", "seconds_per_question"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(cell(row.get(key)) for key in keys) + " |" for row in rows]
+    for row in rows:
+        if "comparison_quoted" in row and " turn " not in row["type"]:
+            lines.append(f"\n{row['type']}: {row['comparison_quoted']:.0%} of the answers have a comparison table "
+                         "whose approach and result cells are quoted from the cited abstracts")
     return "\n".join(lines)
 
 
