@@ -13,11 +13,14 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import LLMError
 from .evidence import supported
 from .results import PaperHit
+
+if TYPE_CHECKING:
+    from .plan import Plan
 
 _CITE = re.compile(r"\[(\d{1,3})\]")
 _CITE_WITH_SPACE = re.compile(r"[ \t]*\[(\d{1,3})\]")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Protocol
 
@@ -109,8 +110,22 @@ class OllamaBackend:
 
         body = {"model": self.model_name, "messages": messages, "stream": False, "format": schema,
                 "options": {"num_predict": max_tokens, "temperature": 0.1}}
-        try:
+        with self._errors():
             reply = httpx.post(f"{self.host}/api/chat", json=body, timeout=self.timeout)
+        if reply.status_code != 200:
+            raise _ollama_error(_HTTPStatus(reply), self)
+        try:
+            return str(reply.json()["message"]["content"])
+        except (ValueError, KeyError, TypeError):
+            raise IncompleteAnswer("Ollama sent a malformed reply.", "Try again; check the Ollama server log.") from None
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """httpx's failures as ``LLMError``s that say what happened and what to do."""
+        import httpx
+
+        try:
+            yield
         except httpx.ConnectError:
             raise LLMError(f"Ollama is not reachable at {self.host}.",
                            "Start it with `ollama serve`, set OLLAMA_HOST, or use --llm local.") from None
@@ -122,12 +137,6 @@ class OllamaBackend:
         except httpx.HTTPError as exc:
             raise IncompleteAnswer(f"The Ollama request failed: {type(exc).__name__}.",
                                    "Try again; check the Ollama server log.") from None
-        if reply.status_code != 200:
-            raise _ollama_error(_HTTPStatus(reply), self)
-        try:
-            return str(reply.json()["message"]["content"])
-        except (ValueError, KeyError, TypeError):
-            raise IncompleteAnswer("Ollama sent a malformed reply.", "Try again; check the Ollama server log.") from None
 
     def _llm(self):
         from llama_index.llms.ollama import Ollama
@@ -135,7 +144,6 @@ class OllamaBackend:
         return Ollama(model=self.model_name, base_url=self.host, request_timeout=self.timeout, temperature=0.1)
 
     def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
-        import httpx
         from llama_index.core.llms import ChatMessage
 
         chat = [ChatMessage(role=m["role"], content=m["content"]) for m in messages]
@@ -143,19 +151,14 @@ class OllamaBackend:
         llm.additional_kwargs = {"num_predict": max_tokens}
         finished = False
         try:
-            for response in llm.stream_chat(chat):
-                if response.delta:
-                    yield response.delta
-                raw = response.raw or {}
-                finished = finished or bool(raw.get("done")) if isinstance(raw, dict) else finished
-        except httpx.ConnectError:
-            raise LLMError(f"Ollama is not reachable at {self.host}.",
-                           "Start it with `ollama serve`, set OLLAMA_HOST, or use --llm local.") from None
-        except (httpx.TimeoutException, TimeoutError):
-            raise IncompleteAnswer(f"Ollama did not answer within {self.timeout:.0f}s.",
-                                   "Try again, raise ASSISTANT_LLM_TIMEOUT, or use a smaller model.") from None
-        except (httpx.RemoteProtocolError, httpx.ReadError):
-            raise IncompleteAnswer("Ollama closed the connection mid-answer.", "Try again; check the Ollama server log.") from None
+            with self._errors():
+                for response in llm.stream_chat(chat):
+                    if response.delta:
+                        yield response.delta
+                    raw = response.raw or {}
+                    finished = finished or bool(raw.get("done")) if isinstance(raw, dict) else finished
+        except LLMError:
+            raise
         except ValueError as exc:  # a line of the stream was not JSON
             raise IncompleteAnswer(f"Ollama sent a malformed reply ({exc}).", "Try again; check the Ollama server log.") from None
         except Exception as exc:

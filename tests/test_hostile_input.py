@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 import urllib.error
 import urllib.request
@@ -21,18 +20,8 @@ from .conftest import run_cli
 HUGE_FILTER = "; ".join(f"keyword=k{i}" for i in range(9000))
 
 
-@pytest.fixture(scope="module")
-def app(corpus_home, embedder, tmp_path_factory):
-    from assistant import Assistant, Settings
-    from ui.web import build_app, free_port, launch
-
-    home = tmp_path_factory.mktemp("hostile") / "home"
-    shutil.copytree(corpus_home, home)
-    settings = Settings.from_env(env={}, home=home, llm="none", ollama_host=f"http://127.0.0.1:{free_port()}")
-    demo = build_app(Assistant(settings, embedder=embedder))
-    demo.url = launch(demo, port=0, prevent_thread_lock=True)
-    yield demo
-    demo.close()
+# the running app: the same fixture as the web security tests (its own copy of the corpus store)
+from .test_web_security import app  # noqa: E402, F401
 
 
 @pytest.fixture(scope="module")

@@ -52,7 +52,7 @@ def test_a_list_question_pages_with_show_more(page):
     more = page.locator("#show-more")
     assert more.is_visible()
     more.click()
-    page.wait_for_function(f"document.querySelectorAll('#chat-log .turn').length == 2 && "
+    page.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 2 && "
                            "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
     second = page.locator("#chat-log .turn").last
     assert f"{LIST_QUESTION} (page 2)" in second.inner_text()

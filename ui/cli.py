@@ -8,7 +8,9 @@ from pathlib import Path
 import click
 
 from .cli_answer import register
-from .cli_common import ALL_OPTION, CONTEXT, PAGE_OPTION, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, where_from
+from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, batch_option, fail_cleanly, paged, print_json, print_more,
+                         where_from)
+
 
 @click.group(context_settings=CONTEXT)
 @click.option("--home", type=click.Path(file_okay=False, path_type=Path), envvar="ASSISTANT_HOME",
@@ -78,13 +80,11 @@ def _print_hits(hits, first: int = 1) -> None:
 @cli.command(context_settings=CONTEXT)
 @click.argument("query", required=False)
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="at most this many papers [default 5]")
-@click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="file with one query per line, or JSON Lines with a \"question\" field")
+@batch_option("query")
 @click.option("--where", "where", multiple=True, help=WHERE_HELP)
 @click.option("--source", multiple=True, help="only papers found in this file name (repeatable)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON (JSON Lines with --batch)")
-@PAGE_OPTION
-@ALL_OPTION
+@paged
 @click.pass_context
 @fail_cleanly
 def search(ctx, query, k, batch, where, source, as_json, page, show_all):

@@ -6,6 +6,8 @@ import json
 import sys
 from functools import wraps
 
+from pathlib import Path
+
 import click
 
 from assistant.errors import AssistantError
@@ -58,6 +60,16 @@ def where_from(pairs: tuple[str, ...], source: tuple[str, ...]):
 PAGE_OPTION = click.option("--page", type=click.IntRange(1, 10_000), default=1, show_default=True,
                            help="which page of a list question's papers (20 a page) [env ASSISTANT_PAGE_SIZE]")
 ALL_OPTION = click.option("--all", "show_all", is_flag=True, help="every paper of a list question at once")
+
+
+def paged(func):
+    """``--page N`` and ``--all``, for the commands that answer list questions."""
+    return PAGE_OPTION(ALL_OPTION(func))
+
+
+def batch_option(what: str):
+    return click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                        help=f"file with one {what} per line, or JSON Lines with a \"question\" field")
 
 
 def print_more(plan, shown: int, total: int) -> None:
