@@ -644,7 +644,7 @@ def test_errors_and_incomplete_answers_end_the_turn(make_assistant, tmp_path):
 
 
 def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, capsys):
-    import ui.web as web
+    import ui.web_launch as web
 
     calls = {}
 
@@ -684,7 +684,8 @@ def test_serve_loads_the_corpus_into_an_empty_store_then_launches(monkeypatch, c
 def test_warm_app_serves_the_first_page_load_from_memory(corpus_home, embedder, tmp_path, monkeypatch):
     """`assistant ui` warms the library and the filter values at start (each reads every paper
     record: seconds at conference scale), so the first page load does not read the store again."""
-    from ui.web import FACETS, build_app
+    from assistant.filters import FACETS
+    from ui.web import build_app
 
     assistant = _private_assistant(corpus_home, embedder, tmp_path / "home")
     app = build_app(assistant).web_app
@@ -703,7 +704,7 @@ def test_warm_app_serves_the_first_page_load_from_memory(corpus_home, embedder, 
 
 def test_mcp_without_the_extra_is_a_clear_error(monkeypatch):
     """An install made without the mcp package (say, pip-installed by hand) gets the fix, not a traceback."""
-    import ui.web as web
+    import ui.web_launch as web
     from assistant.errors import AssistantError
 
     monkeypatch.setattr(web.importlib.util, "find_spec", lambda name, *a: None if name == "mcp" else object())

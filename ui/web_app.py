@@ -1,0 +1,484 @@
+"""What the browser chat does, apart from its layout: one ``WebApp`` per app (chat turns streamed into the
+page, "Show more", filters, the library, uploads) and the named API endpoints' work (``api_chat``,
+``api_search``). The layout is ``ui.web_layout``, the server ``ui.web_launch``; ``ui.web`` gathers them.
+
+Every refusal of the API is one line naming the field and the fix, and is logged here; everything
+shown is HTML-escaped by ``ui.web_render``.
+"""
+
+import html
+import logging
+import re
+import shutil
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import gradio as gr
+
+from assistant.errors import AssistantError, InputError, StoreError
+from assistant.filters import FACETS
+from assistant.settings import LLM_CHOICES
+
+from . import web_render as render
+
+log = logging.getLogger("ui.web")
+
+MAX_UPLOAD_MB = 20
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+API_CONVERSATIONS = 1000  # API conversations remembered at once
+UPLOAD_TYPES = (".txt", ".jsonl", ".csv")
+K_MAX = 10
+SEARCH_K_MAX = 100  # the API's /search may list more papers than an answer cites
+ALL_FILES = "All files"
+EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", "benchmarks for legal reasoning",
+            "which papers make LLM agents better at information seeking?")
+STAGES = {"reading": "Reading files", "embedding": "Embedding new abstracts"}
+FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords",
+                 "contribution": "Contribution"}
+FILTER_CHOICES_MAX = 1000  # values listed per filter; with more, the first ones are listed (keywords can be typed)
+
+
+# -- shared state ------------------------------------------------------------------------------
+@dataclass
+class Session:
+    """One browser tab: its conversation (for follow-ups) and the turns on its page."""
+
+    conversation: Any
+    turns: list = field(default_factory=list)
+    counter: int = 0
+    stream: Any = None
+    busy: bool = False
+    last_plan: Any = None  # the plan of the last list answer, for "Show more"
+
+
+def warn(message: str) -> None:
+    """A toast in the page; Gradio renders its text as HTML, so escape it."""
+    gr.Warning(html.escape(message, quote=False))
+
+
+def first_sentence(text: str) -> str:
+    return re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].rstrip(".")
+
+
+def dropdown_filters(values: Any) -> dict[str, list[str]]:
+    """The filter dropdowns' values (one list per field, in ``FACETS`` order) as ``{field: [values]}``."""
+    chosen: dict[str, list[str]] = {}
+    for facet, value in zip(FACETS, values):
+        listed = value if isinstance(value, (list, tuple)) else [value]
+        picked = [str(v).strip() for v in listed if v not in (None, "")]
+        if picked:
+            chosen[facet] = picked
+    return chosen
+
+
+def safe_file_name(name: str) -> str:
+    """The uploaded file's own name, reduced to characters safe in a path."""
+    base = Path(name.replace("\\", "/")).name
+    cleaned = re.sub(r"[^\w.\- ]+", "_", base).strip(" .")[:120]
+    return cleaned or "upload.txt"
+
+
+class WebApp:
+    """What the page does, independent of its layout (tests call these methods directly)."""
+
+    def __init__(self, assistant) -> None:
+        self.assistant = assistant
+        self._papers: list | None = None
+        self._papers_lock = threading.Lock()
+        self._facets: tuple[list, dict] | None = None  # (the library they were read from, the filter values)
+        self._api_lock = threading.Lock()
+        self._api_conversations: OrderedDict[str, Any] = OrderedDict()
+
+    # -- sessions ------------------------------------------------------------------------
+    def new_session(self) -> Session:
+        return Session(self.assistant.conversation())
+
+    def _views(self, session: Session, question: Any = None):
+        last = session.turns[-1] if session.turns else None
+        more = last is not None and bool(last.more) and not last.pending
+        return (render.chat_html(session.turns), render.sources_html(session.turns),
+                gr.update() if question is None else question, gr.update(visible=more))
+
+    # -- chat ----------------------------------------------------------------------------
+    def respond(self, question: str, k: Any, llm: str, session: Session | None, *filters: Any):
+        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner.
+        ``filters``: the filter dropdowns' values (lists), in ``FACETS`` order; none means every paper."""
+        session = session if session is not None else self.new_session()
+        question = (question or "").strip()
+        if not question:
+            warn("Type a question about the papers first.")
+            yield self._views(session)
+            return
+        if session.busy:
+            warn("Still answering the last question: wait for it, or press Stop.")
+            yield self._views(session)
+            return
+        chosen = dropdown_filters(filters)
+        yield from self._answer(session, question, lambda: self.assistant.stream(
+            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen), chosen)
+
+    def show_more(self, k: Any, llm: str, session: Session | None, *filters: Any):
+        """The next page of the last list answer, as a turn of its own."""
+        session = session if session is not None else self.new_session()
+        plan = session.last_plan
+        if plan is None or session.busy:
+            warn("Nothing more to show: “Show more” pages through a list answer." if plan is None else
+                 "Still answering the last question: wait for it, or press Stop.")
+            yield self._views(session)
+            return
+        page = replace(plan, page=plan.page + 1)
+        chosen = dropdown_filters(filters)
+        yield from self._answer(session, f"{plan.question} (page {page.page})", lambda: self.assistant.stream(
+            page.question, llm=self._llm(llm), k=self._k(k), where=chosen, plan=page), chosen)
+
+    def _answer(self, session: Session, question: str, start: Callable[[], Any], chosen: dict):
+        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner."""
+        session.busy = True
+        session.counter += 1
+        turn = render.Turn(session.counter, question)
+        session.turns.append(turn)
+        try:
+            yield self._views(session, question="")
+            stream = None
+            try:
+                turn.scope = render.filter_scope(chosen)
+                stream = start()
+                session.stream = stream
+                turn.plan_line = stream.plan.line()
+                turn.citations = list(stream.citations)
+                turn.stage = "Writing the answer…"
+                yield self._views(session)
+                for piece in stream:
+                    turn.text += piece
+                    yield self._views(session)
+                answer = stream.answer
+                turn.text, turn.citations = answer.answer, list(answer.citations)
+                turn.model, turn.note, turn.complete = answer.model, answer.note, answer.complete
+                turn.comparison = answer.comparison
+                if answer.synthesis and answer.synthesis["sentences"]:
+                    turn.synthesized_by = answer.synthesis["model"]
+                shown = answer.citations[-1].n if answer.citations else 0
+                turn.more = max(0, answer.total - shown) if stream.plan.paged and answer.complete else 0
+                session.last_plan = stream.plan if turn.more else None
+                if not answer.complete and answer.note:
+                    warn(answer.note)
+            except AssistantError as exc:
+                turn.error = self._error_text(exc)
+                warn(turn.error)
+            except Exception as exc:  # never leave the page waiting on a traceback
+                log.exception("answering %r failed", question)
+                turn.error = f"Unexpected error ({type(exc).__name__}: {exc}). The terminal running the app has details."
+                warn(turn.error)
+            turn.pending = False
+            session.stream = None
+            yield self._views(session)
+        finally:  # also when the browser goes away mid-answer
+            turn.pending = False
+            session.stream = None
+            session.busy = False
+
+    def ask_example(self, text: str, k: Any, llm: str, session: Session | None, *filters: Any):
+        yield from self.respond(text, k, llm, session, *filters)
+
+    def stop(self, session: Session | None) -> None:
+        stream = session.stream if session is not None else None
+        if stream is not None:
+            stream.cancel()
+
+    def new_chat(self, session: Session | None):
+        if session is not None:
+            self.stop(session)
+            session.conversation = self.assistant.conversation()
+            session.turns = []
+            session.last_plan = None
+        return render.chat_html([]), render.EMPTY_SOURCES, gr.update(visible=False)
+
+    def _k(self, k: Any) -> int:
+        try:
+            return max(1, min(K_MAX, int(k)))
+        except (TypeError, ValueError):
+            return min(K_MAX, self.assistant.settings.k)
+
+    def _api_k(self, k: Any, most: int) -> int:
+        """``k`` from an API caller: unset means the setting; anything else must be a whole number."""
+        if k in (None, ""):
+            return min(most, self.assistant.settings.k)
+        if isinstance(k, float) and k.is_integer():  # JSON clients (MCP) may send 5.0
+            k = int(k)
+        try:
+            value = int(str(k).strip()) if not isinstance(k, (bool, float)) else None
+        except ValueError:
+            value = None
+        if value is None or not 1 <= value <= most:
+            raise gr.Error(html.escape(f"k={k!r} is not a number of papers. Pass a whole number from 1 to {most} "
+                                       "(or leave it out for the default); filters go in the argument after it, "
+                                       "`where`.", quote=False), print_exception=False)
+        return value
+
+    def _llm(self, llm: Any) -> str:
+        return llm if llm in LLM_CHOICES else self.assistant.settings.llm
+
+    def _error_text(self, exc: AssistantError) -> str:
+        text = str(exc)
+        if isinstance(exc, StoreError) and self._paper_count() == 0:
+            text += " In the browser: add files in the Add abstracts tab."
+        return text
+
+    # -- LLM backends ----------------------------------------------------------------------
+    def backend_rows(self) -> list[tuple[str, bool, str, str]]:
+        """(choice, usable, short label, full detail) for each LLM choice."""
+        rows = []
+        for choice in LLM_CHOICES:
+            if choice == "none":
+                rows.append((choice, True, "quotes the abstracts", "No LLM: answers quote each paper's evidence sentence."))
+                continue
+            try:
+                backend, note = self.assistant.backend(choice)
+            except AssistantError as exc:
+                rows.append((choice, False, "unavailable", str(exc)))
+                continue
+            except Exception as exc:  # a broken backend must not break the page
+                rows.append((choice, False, "unavailable", f"{type(exc).__name__}: {exc}"))
+                continue
+            name = backend.name if backend is not None else "no LLM"
+            short = name.split(":", 1)[1] if choice != "auto" and name.startswith(f"{choice}:") else name
+            rows.append((choice, True, short, f"{name}. {note}" if note else name))
+        return rows
+
+    def backend_view(self, current: str | None = None):
+        """The LLM dropdown: each choice labelled with its model or "unavailable", the reasons below it."""
+        rows = self.backend_rows()
+        choices = [(f"{c} · {short}" if ok else f"{c} · unavailable", c) for c, ok, short, _ in rows]
+        value = current if current in LLM_CHOICES else self.assistant.settings.llm
+        problems = [f"{c}: {first_sentence(detail)}" for c, ok, _, detail in rows if not ok]
+        return gr.update(choices=choices, value=value, info="; ".join(problems) or "all backends available")
+
+    # -- library -------------------------------------------------------------------------
+    def warm(self) -> None:
+        """Read the library now, so the first page load finds it cached: that reads every paper
+        record, ~2 s at 20,000 papers, which the page would otherwise wait for."""
+        self.facets()
+
+    def papers(self, refresh: bool = False) -> list:
+        with self._papers_lock:
+            if self._papers is None or refresh:
+                try:
+                    self._papers = self.assistant.papers()
+                except AssistantError as exc:
+                    warn(str(exc))
+                    self._papers = []
+            return self._papers
+
+    def current_papers(self, force: bool = False) -> list:
+        """The library, read again when ``force`` is set or when the store's number of papers has
+        changed since it was read (say an `assistant ingest` in a terminal)."""
+        cached = self._papers
+        return self.papers(refresh=force or (cached is not None and len(cached) != self._paper_count()))
+
+    def _paper_count(self) -> int:
+        try:
+            return int(self.assistant.stats()["papers"])
+        except AssistantError:
+            return 0
+
+    def header(self) -> str:
+        papers = self.papers()
+        return render.header_html(len(papers), len(render.source_files(papers)))
+
+    def library_view(self, text: str = "", source: str | None = None) -> str:
+        papers = self.papers()
+        chosen = None if source in (None, "", ALL_FILES) else source
+        return render.library_html(render.filter_papers(papers, text, chosen), len(papers))
+
+    def library_refresh(self, text: str = "", source: str | None = None, force: bool = True):
+        """Re-read the store's papers (on page load only when their number changed) and redraw the library."""
+        papers = self.current_papers(force)
+        files = render.source_files(papers)
+        value = source if source in files else ALL_FILES
+        return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value),
+                render.header_html(len(papers), len(files)))
+
+    # -- chat filters ----------------------------------------------------------------------
+    def facets(self) -> dict[str, list]:
+        """The store's filter values, taken from the library this app holds (one read of the store
+        for both), which is read again after an upload, or when the number of papers changed (say an
+        `assistant ingest` in a terminal)."""
+        papers = self.current_papers()
+        known = self._facets
+        if known is None or known[0] is not papers:
+            known = self._facets = (papers, self.assistant.facets(papers))
+        return known[1]
+
+    def filters_label(self, *filters: Any):
+        """The Filters box's title, naming the active filters."""
+        return gr.update(label=render.filters_label(render.filter_scope(dropdown_filters(filters))))
+
+    def filters_view(self, *filters: Any):
+        """One dropdown per field, offering the values the store's papers have (a field none has is
+        hidden) and keeping the chosen values still present; then the Filters box's title."""
+        facets = self.facets()
+        updates = []
+        for facet, chosen in zip(FACETS, filters):
+            values = [str(v) for v in facets.get(facet, [])]
+            listed = values[:FILTER_CHOICES_MAX]
+            keep = [v for v in (chosen or []) if v in values or (facet == "keyword" and v)]
+            info = None
+            if len(values) > len(listed):
+                info = f"the first {len(listed):,} of {len(values):,} are listed"
+                info += "; type others" if facet == "keyword" else ""
+            updates.append(gr.update(choices=listed, value=keep, visible=bool(values), info=info))
+        kept = dropdown_filters([u.get("value") for u in updates])
+        return (*updates, gr.update(label=render.filters_label(render.filter_scope(kept))))
+
+    def clear_filters(self):
+        return (*(gr.update(value=[]) for _ in FACETS), gr.update(label=render.filters_label("")))
+
+    # -- uploads -------------------------------------------------------------------------
+    def upload_folder(self) -> Path:
+        return Path(self.assistant.settings.home) / "uploads"
+
+    def add_files(self, files: Any, progress: Callable | None = None) -> str:
+        """Copy uploads under the store's home with their own names, ingest them, report what happened."""
+        items = [f for f in (files or []) if f]
+        if not items:
+            warn("Choose one or more .txt, .jsonl or .csv files first.")
+            return '<div class="ingest-report muted">No file chosen.</div>'
+        folder = self.upload_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        targets: list[Path] = []
+        names: dict[str, str] = {}
+        read: list[str] = []
+        rejected: list[tuple[str, str]] = []
+        for item in items:
+            src = Path(item if isinstance(item, (str, Path)) else getattr(item, "path", None) or item.name)
+            original = Path(getattr(item, "orig_name", None) or src.name).name
+            if src.suffix.lower() not in UPLOAD_TYPES:
+                rejected.append((original, "is not a .txt, .jsonl or .csv file"))
+                continue
+            try:
+                size = src.stat().st_size
+            except OSError as exc:
+                rejected.append((original, f"could not be read ({exc.strerror or exc})"))
+                continue
+            if size > MAX_UPLOAD_BYTES:
+                rejected.append((original, f"is {size / 1024 / 1024:.1f} MB; the limit is {MAX_UPLOAD_MB} MB per file"))
+                continue
+            dest = folder / safe_file_name(original)
+            if dest.suffix.lower() != src.suffix.lower():
+                dest = dest.with_name(dest.name + src.suffix.lower())
+            shutil.copyfile(src, dest)
+            targets.append(dest)
+            for key in (str(dest), str(dest.resolve()), dest.name):
+                names[key] = original
+            read.append(original)
+        if not targets:
+            warn("Nothing was added: " + "; ".join(f"{n} {r}" for n, r in rejected))
+            return render.ingest_html(None, [], rejected)
+
+        def report_progress(done: int, total: int, stage: str) -> None:
+            if progress is not None:
+                label = STAGES.get(stage, stage.capitalize())
+                progress((done, total) if total else None, desc=f"{label} ({done}/{total})",
+                         unit="files" if stage == "reading" else "papers")
+
+        try:
+            report = self.assistant.ingest(targets, progress=report_progress)
+        except AssistantError as exc:
+            warn(str(exc))
+            return render.ingest_html(None, [], [*rejected, *((n, str(exc)) for n in read)])
+        finally:
+            with self._papers_lock:
+                self._papers = None
+            self._forget_unused_uploads(targets)
+        data = report.as_dict()
+        data["skipped"] = [{"path": names.get(str(s["path"]), names.get(Path(str(s["path"])).name, Path(str(s["path"])).name)),
+                            "reason": s["reason"]} for s in data.get("skipped", [])]
+        if data["skipped"] or rejected:
+            warn(f"Some input was skipped: see the report ({len(data['skipped']) + len(rejected)}).")
+        return render.ingest_html(data, read, rejected, names)
+
+    def _forget_unused_uploads(self, copies: list[Path]) -> None:
+        """Delete the uploaded copies the store holds no paper from (skipped, binary, or adding nothing),
+        so the uploads folder keeps only the files behind the library."""
+        for copy in copies:
+            try:
+                held = self.assistant.papers(where={"file": copy.name})
+            except AssistantError:
+                held = []
+            if not any(s.get("path") == str(copy.resolve()) for p in held for s in p.sources):
+                copy.unlink(missing_ok=True)
+
+    # -- API (also MCP tools) ---------------------------------------------------------------
+    def api_conversation(self, conversation_id: str):
+        """The API's conversation for this id (created on first use), so other apps can ask follow-ups.
+        The oldest are forgotten past API_CONVERSATIONS."""
+        with self._api_lock:
+            conversation = self._api_conversations.pop(conversation_id, None) or self.assistant.conversation()
+            self._api_conversations[conversation_id] = conversation
+            while len(self._api_conversations) > API_CONVERSATIONS:
+                self._api_conversations.popitem(last=False)
+            return conversation
+
+    def api_chat(self, question: Any, k: Any = None, llm: Any = None, conversation_id: Any = "",
+                 where: Any = None, page: Any = 1) -> tuple[str, list[dict], dict]:
+        def answer() -> tuple[str, list[dict], dict]:
+            conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
+            stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
+                                           k=self._api_k(k, K_MAX), where=where, page=self._api_page(page))
+            for _ in stream:
+                pass
+            data = stream.answer.as_dict()
+            details = {key: data[key] for key in ("plan", "total", "comparison", "synthesis", "complete", "model", "note")
+                       if key in data}
+            return data["answer"], data["citations"], details
+
+        return self._api_call("chat", answer)
+
+    def api_search(self, query: Any, k: Any = None, where: Any = None, page: Any = 1) -> list[dict]:
+        return self._api_call("search", lambda: [api_hit(h) for h in self.assistant.search(
+            query, k=self._api_k(k, SEARCH_K_MAX), where=where, page=self._api_page(page))])
+
+    @staticmethod
+    def _api_page(page: Any) -> int:
+        """``page`` of a list answer as a whole number (the library bounds it), or an error naming it."""
+        if page in (None, ""):
+            return 1
+        if isinstance(page, bool) or not isinstance(page, (int, float, str)):
+            raise InputError(f"page is a {type(page).__name__}, not a number.", "Pass page as a whole number from 1.")
+        try:
+            number = float(page)
+        except ValueError:
+            raise InputError(f"page={str(page)[:40]!r} is not a number.", "Pass page as a whole number from 1.") from None
+        if number != int(number):
+            raise InputError(f"page={page} is not a whole number.", "Pass page as a whole number from 1.")
+        return int(number)
+
+    @staticmethod
+    def _api_call(endpoint: str, work: Callable[[], Any]) -> Any:
+        """Run one API request: every refusal reaches the caller as one line naming the field and the
+        fix (``gr.Error``), and is logged here; nothing a caller sends takes the server down."""
+        try:
+            return work()
+        except gr.Error as exc:
+            log.info("/%s refused: %s", endpoint, exc)
+            raise
+        except AssistantError as exc:
+            log.warning("/%s refused: %s", endpoint, exc, exc_info=exc.__cause__ is not None)
+            raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None
+        except Exception as exc:
+            log.exception("/%s failed", endpoint)
+            raise gr.Error(html.escape(f"The /{endpoint} request failed ({type(exc).__name__}). Check its arguments "
+                                       "(question or query: text; k: a whole number; where: filters like "
+                                       "\"year=2026\"); the server log has details.", quote=False),
+                           print_exception=False) from None
+
+
+def api_hit(hit) -> dict:
+    """``hit.as_dict()`` without the sources' server paths: gradio_client takes any dict holding a
+    "path" for a file to download (and the server rightly refuses to serve it)."""
+    data = hit.as_dict()
+    data["sources"] = [{k: v for k, v in s.items() if k != "path"} for s in data["sources"]]
+    return data
