@@ -64,6 +64,11 @@ class Answer:
     synthesis: "dict | None" = None     # a capable model's checked paragraph (synthesis.Synthesis.as_dict)
 
     @property
+    def more(self) -> int:
+        """Papers that answer the question on later pages (a list answer shows one page)."""
+        return self.plan.later(len(self.citations), self.total) if self.plan else 0
+
+    @property
     def abstained(self) -> bool:
         return not self.citations
 
@@ -176,8 +181,8 @@ class AnswerStream:
                 yield emit("\n\n_(stopped)_")
             elif self._empty_topics:
                 yield emit(f"\n\nNothing {where} is about {' or '.join(self._empty_topics)}.")
-            if finished and self.citations[-1].n < self.total:
-                rest = self.total - self.citations[-1].n
+            rest = self.plan.later(len(self.citations), self.total)
+            if finished and rest:
                 yield emit(f"\n\n_{rest} more: page {self.plan.page + 1} lists them._")
         except LLMError as exc:
             self.answer.note = str(exc)

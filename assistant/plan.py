@@ -94,6 +94,12 @@ class Plan:
         """Whether the answer lists every relevant paper (in pages) rather than the top ``k``."""
         return self.form == "list"
 
+    def later(self, shown: int, total: int) -> int:
+        """How many of ``total`` papers come on later pages, after this page's ``shown``."""
+        if not self.paged or not self.page_size or not shown:
+            return 0
+        return max(0, total - (self.page - 1) * self.page_size - shown)
+
     def as_dict(self) -> dict:
         out = {"kind": self.kind, "query": self.query, "topics": self.topics, "form": self.form,
                "contributions": self.contributions, "papers": self.papers, "filters": self.filters,

@@ -106,16 +106,16 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
                 if wanted(set(meta.get("contributions") or []))]
     if not labelled:
         return Selection([])
-    ids = {pid for pid, _m, _t in labelled}
+    every_one = Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
+                                 key=lambda h: h.title.lower()))
     if not plan.query.strip():
-        return Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
-                                key=lambda h: h.title.lower()))
+        return every_one
     everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
     if max((c.relevance for c in everything), default=0.0) < LIST_GATE.abstain:
         # what is left of the question ("of how existing models behave") is no topic any paper is about:
         # it describes the kind, so every paper of the kind answers
-        return Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
-                                key=lambda h: h.title.lower()))
+        return every_one
+    ids = {pid for pid, _m, _t in labelled}
     found = [c for c in everything if c.id in ids]
     best = max((c.relevance for c in found), default=0.0)
     kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
@@ -125,17 +125,14 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
 def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection:
     """A follow-up: the last answer's papers, all of them (a comparison, 'tell me more'), or the subset
     the question asks for, decided by relevance within the set."""
-    ids = list(plan.restrict_to or [])
+    records = searcher.store.get_papers(list(plan.restrict_to or []))  # at most the last answer's papers
+    ids = [pid for pid in plan.restrict_to or [] if pid in records]
     if plan.contributions:  # "which of those introduces a benchmark?": the labels decide
-        records = searcher.store.get_papers(ids)
-        ids = [pid for pid in ids if pid in records
-               and set(records[pid][0].get("contributions") or []) & set(plan.contributions)]
-        if not ids or not _content_left(plan):
-            return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
+        ids = [pid for pid in ids if set(records[pid][0].get("contributions") or []) & set(plan.contributions)]
+    if plan.kind == "compare" or len(ids) <= 1 or not plan.query.strip() \
+            or (plan.contributions and not _content_left(plan)):
+        return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
     clause = (where or Filter()).restricted_to(ids)
-    if plan.kind == "compare" or len(ids) == 1 or not plan.query.strip():
-        records = searcher.store.get_papers(ids)
-        return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records])
     hits, _empty = searcher.search_topics(plan.query, k=1 if plan.pick_one else len(ids),
                                           gate=Gate(floor=-1.0, ratio=0.0 if plan.pick_one else LIST_GATE.ratio),
                                           where=clause, topic_list=[plan.query])

@@ -44,7 +44,6 @@ PAGE = 500
 ID_BATCH = 1000
 # The filter fields ingest copies onto chunk records (ingest.pipeline); a filter on another field (a paper's
 # contribution labels) is met through the paper records, as a paper-id restriction.
-CHUNK_KEYS = {"files", *schema.FILTER_FIELDS}  # what chunk records carry for filters (assistant/schema.py)
 FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"
 REBUILD = ("Re-ingest with `assistant ingest --rebuild PATH ...`, naming the files or folders you loaded "
@@ -262,8 +261,6 @@ class Store:
         ``n`` of all batches kept. No ``count()`` first: Chroma returns fewer than ``n`` when it holds
         fewer, and the extra call cost ~11 ms per query on a 20k store."""
         embedding = [list(map(float, vector))]
-        if where is not None and any(FIELDS[field] not in CHUNK_KEYS for field, _values in where.terms):
-            where = Filter(paper_ids=frozenset(self.paper_ids(where) or ()))
         clause = chroma_where(where)
         clauses = [clause] if where is None or where.paper_ids is None else \
             [_both(clause, {"paper_id": {"$in": part}}) for part in _id_batches(where)]

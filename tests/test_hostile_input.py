@@ -116,7 +116,10 @@ def test_the_filter_holds_its_fields_and_translates_in_one_place(corpus):
     assert chroma_where(Filter.parse("year=2025; year=2026")) == {"year": {"$in": [2025, 2026]}}
     assert parsed.allows({"files": ["b.txt"], "year": 2026, "contributions": ["benchmark/dataset", "method"]})
     assert not parsed.allows({"files": ["b.txt"], "year": 2026})
-    # contribution labels are on chunk records too: a dense search meets them directly
+    # every field a filter names is on chunk records too, so a dense search filters them directly
+    from assistant import schema
+    from assistant.filters import FIELDS
+    assert set(FIELDS.values()) <= {"files", *schema.FILTER_FIELDS}
     benchmarks = corpus.searcher.candidates("reasoning", where=Filter.parse("contribution=benchmark"))
     assert benchmarks and all("benchmark/dataset" in c.meta["contributions"] for c in benchmarks)
     with pytest.raises(InputError, match="at most 3 values per filter"):

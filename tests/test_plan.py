@@ -74,3 +74,11 @@ def test_follow_ups_are_resolved_against_the_last_answer():
     assert switch.restrict_to is None and switch.switch_to == "robotics" and switch.last_kind == "list"
     ordinal = conversation.resolve("tell me more about the second one")
     assert ordinal.restrict_to == ["b"] and "B: y" in ordinal.why
+
+
+def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
+    from assistant.filters import CONTRIBUTIONS
+    from assistant.plan import CONTRIBUTION_WORDS
+
+    # every label but "method", which nearly every paper has and no question asks for as a kind of paper
+    assert set(CONTRIBUTION_WORDS) == set(CONTRIBUTIONS) - {"method"}

@@ -74,6 +74,6 @@ def batch_option(what: str):
 
 def print_more(plan, shown: int, total: int) -> None:
     """Under a page of a list: how many more there are, and how to see them."""
-    if plan.paged and plan.page_size and shown and (plan.page - 1) * plan.page_size + shown < total:
-        rest = total - (plan.page - 1) * plan.page_size - shown
+    rest = plan.later(shown, total)
+    if rest:
         click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))

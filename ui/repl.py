@@ -85,8 +85,8 @@ class Repl:
         click.echo()
         if answer.comparison:
             click.echo(for_terminal(comparison_table(answer)))
-        if answer.citations and answer.citations[-1].n < answer.total:
-            click.echo(click.style(f"{answer.total - answer.citations[-1].n} more: /more", dim=True))
+        if answer.more:
+            click.echo(click.style(f"{answer.more} more: /more", dim=True))
         if answer.citations:
             click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
         click.echo(click.style(f"— {answer.model}" + ("" if answer.complete else " (incomplete)"), dim=True))
@@ -192,7 +192,7 @@ class Repl:
 
     def _more(self, last) -> None:
         plan = last.plan if last is not None else None
-        if plan is None or not plan.paged or not last.citations or last.citations[-1].n >= last.total:
+        if plan is None or not last.more:
             click.echo("Nothing more: /more shows the next page of a list answer.")
             return
         plan.page += 1

@@ -160,8 +160,7 @@ class WebApp:
                 turn.comparison = answer.comparison
                 if answer.synthesis and answer.synthesis["sentences"]:
                     turn.synthesized_by = answer.synthesis["model"]
-                shown = answer.citations[-1].n if answer.citations else 0
-                turn.more = max(0, answer.total - shown) if stream.plan.paged and answer.complete else 0
+                turn.more = answer.more if answer.complete else 0
                 session.last_plan = stream.plan if turn.more else None
                 if not answer.complete and answer.note:
                     warn(answer.note)
