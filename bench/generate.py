@@ -7,8 +7,8 @@ distribution. One invented-method sentence ("We introduce Varnotex-17 (Adaptive 
 Token Routing), ...") makes every abstract unique, so every one is a separate paper, and
 gives a name to search for. Same seed, same corpus, byte for byte.
 
-    python bench/generate.py --n 20000 --format jsonl --out /tmp/bench/20k.jsonl
-    python bench/generate.py --n 1000 --format txt --out /tmp/bench/1k.txt
+    python bench/generate.py --n 20000 --format jsonl --out $BENCH/20k.jsonl
+    python bench/generate.py --n 1000 --format txt --out $BENCH/1k.txt
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ process's peak, sampled while it runs. Our CPU seconds include the encoder proce
 
     python bench/ingest.py --sizes 1000                       # quick: 1k, every contender
     python bench/ingest.py --sizes 1000,20000 --baseline-sizes 1000,20000 --backends onnx-int8
-    python bench/ingest.py --sizes 20000 --keep-home /tmp/bench/home-20k   # keep our store for bench/search.py
+    python bench/ingest.py --sizes 20000 --keep-home $BENCH/home-20k   # keep our store for bench/search.py
     python bench/ingest.py --sizes 1000,20000 --baseline-sizes '' --chroma-server   # ours, writing to `chroma run`
 
 With ``--chroma-server`` our pipeline writes to a Chroma server started on loopback for each

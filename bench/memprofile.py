@@ -3,7 +3,7 @@
 Besides RSS and its peak (VmHWM) it prints what glibc's malloc holds in use (``mallinfo2``):
 RSS that grows while "in use" does not is freed memory glibc kept, not data.
 
-    python bench/memprofile.py --corpus /tmp/bench/4000.jsonl --backend onnx-int8
+    python bench/memprofile.py --corpus $BENCH/4000.jsonl --backend onnx-int8
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ the search returns nothing at all:
 - lower case:     "tell me about rosix-4870"
 - spaced:         "what is rosix 4870" (hyphens and inner capitals dropped, as people type)
 
-    python bench/names.py --home /tmp/bench/home-20k --n 200
+    python bench/names.py --home $BENCH/home-20k --n 200
 """
 
 from __future__ import annotations

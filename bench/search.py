@@ -12,8 +12,8 @@ Time is split into query embedding (``Embedder.embed``), Chroma (every call on t
 collections), BM25 (``LexicalIndex.search`` and ``.coverage``) and the rest, by wrapping those
 calls with ``time.perf_counter``; nothing in ``assistant/`` is modified.
 
-    python bench/ingest.py --sizes 20000 --baseline-sizes '' --keep-home /tmp/bench/home-20k
-    python bench/search.py --home /tmp/bench/home-20k --backend onnx-int8
+    python bench/ingest.py --sizes 20000 --baseline-sizes '' --keep-home $BENCH/home-20k
+    python bench/search.py --home $BENCH/home-20k --backend onnx-int8
 
 Queries: dev-set questions, "what is NAME?" for invented method names in the store, and
 phrases cut from its abstracts (deterministic, seed 0). The store must hold a bench/generate.py

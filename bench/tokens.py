@@ -4,7 +4,7 @@ Ours: sentence-aligned chunks of <= ASSISTANT_CHUNK_TOKENS pieces (+2 special to
 piece of the abstract embedded. The baseline: one node per abstract (metadata lines + text), cut
 by the model at 256 pieces.
 
-    python bench/tokens.py --corpus /tmp/bench/1000.jsonl
+    python bench/tokens.py --corpus $BENCH/1000.jsonl
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ children, and stops it.
 
     python bench/ui_rss.py
     python bench/ui_rss.py --backend onnx --pre-ingest
-    python bench/ui_rss.py --home /tmp/bench/home-20k --search "tell me about PoLR" --search "reasoning token usage"
+    python bench/ui_rss.py --home $BENCH/home-20k --search "tell me about PoLR" --search "reasoning token usage"
 """
 
 from __future__ import annotations
