@@ -8,6 +8,11 @@ with_tests=0
 [ "${1:-}" = "--test" ] && with_tests=1
 
 PY=${PYTHON:-python3}
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  echo "install.sh: the assistant needs Python 3.11 or newer; $PY is $("$PY" --version 2>/dev/null || echo "not found")." >&2
+  echo "            Run it with a newer one: PYTHON=python3.11 ./install.sh" >&2
+  exit 1
+fi
 if [ ! -x .venv/bin/python ]; then
   echo "==> creating .venv"
   "$PY" -m venv .venv

@@ -55,7 +55,7 @@ class EncoderProcess:
             # A session (so a process group) of its own: Ctrl-C in the terminal reaches only this process,
             # which stops the child itself. A SIGINT reaching the child while its Python is still starting,
             # before it can ignore the signal, printed "Fatal Python error: init_import_site" on the terminal.
-            # start_new_session, not process_group=0, which Python 3.10 lacks.
+            # start_new_session rather than process_group=0 (3.11+ only): both put the child in a group of its own.
             start_new_session=True)
         theirs.close()
         try:

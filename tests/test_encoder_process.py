@@ -39,18 +39,18 @@ def test_the_child_encodes_as_this_process_would(embedder):
     assert np.allclose(got, want, atol=1e-6)
 
 
-def test_the_child_starts_with_what_python_3_10_offers(embedder, monkeypatch):
-    """pyproject allows Python 3.10, whose Popen has no ``process_group`` (3.11+): the child must start
-    without it, in a session of its own (so the terminal's Ctrl-C reaches only the parent)."""
+def test_the_child_starts_in_a_session_of_its_own_without_process_group(embedder, monkeypatch):
+    """The child starts in a session of its own (so the terminal's Ctrl-C reaches only the parent) through
+    ``start_new_session``, which every Popen has, not ``process_group``, which some builds lack."""
     import ingest.encoder_process
 
-    class Popen310(subprocess.Popen):
+    class PopenWithoutProcessGroup(subprocess.Popen):
         def __init__(self, *args, process_group=None, **kwargs):
             if process_group is not None:
                 raise TypeError("__init__() got an unexpected keyword argument 'process_group'")
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(ingest.encoder_process.subprocess, "Popen", Popen310)
+    monkeypatch.setattr(ingest.encoder_process.subprocess, "Popen", PopenWithoutProcessGroup)
     with EncoderProcess(Embedder(backend=embedder.backend)) as encoder:
         child = encoder.process.pid
         assert os.getsid(child) == child and os.getpgid(child) != os.getpgid(0)
