@@ -47,6 +47,7 @@ class Assistant:
         self.settings = settings or Settings.from_env()
         self._embedder = embedder
         self._backends: dict[str, object] = {}  # concrete backend name -> backend (None for "none")
+        self._proposals: dict[tuple, dict | None] = {}  # (backend, question, filters) -> the model's plan proposal
 
     # -- parts, built on first use so that `--help` and cheap commands stay fast -----
     @cached_property
@@ -117,10 +118,11 @@ class Assistant:
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
              page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",
-             llm: str | None = None) -> Plan:
+             llm: str | None = None, propose: bool = False) -> Plan:
         """The question plan (``assistant.plan``): its kind, topics, papers and answer form. With a capable
         ``llm`` backend, a follow-up the rules can only read together with the last question is rewritten
-        by the model into a standalone question, if the rules accept the rewrite."""
+        by the model into a standalone question, if the rules accept the rewrite; with ``propose`` (answers,
+        not searches) the model may propose the plan of any other question (``plan_proposal``)."""
         from .search import focus, topics
 
         question = self._check_question(question, name)
@@ -150,6 +152,8 @@ class Assistant:
                 plan.resolution = resolved.why
             if condensed is not None:
                 plan.source = source
+            elif resolved is None and propose:
+                plan = self._proposed(plan, named, llm)
         if not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
         if page_size == SETTINGS_PAGE:
@@ -181,6 +185,38 @@ class Assistant:
         if not standalone:
             return None
         return standalone, f"rewritten by {backend.name}: {standalone}", f"rules, with {backend.name}'s rewrite"
+
+    def _proposed(self, plan: Plan, named: list[str], llm: str | None) -> Plan:
+        """``plan``, or a capable backend's proposal for it when the rules accept that (``plan_proposal``).
+        A question's proposal is remembered, so its later pages are planned alike."""
+        from .plan_proposal import propose, review
+        from .search import LIST_GATE
+        from .synthesis import capable
+
+        if not self.settings.llm_plans or llm == "none" or (llm is None and self.settings.llm == "none") \
+                or plan.kind == "out_of_scope":
+            return plan
+        try:
+            backend, _note = self.backend(llm)
+        except AssistantError:
+            return plan  # the answer will say why the backend cannot be used
+        if not capable(backend):
+            return plan
+        key = (backend.name, plan.question, plan.filters)
+        if key not in self._proposals:
+            try:
+                self._proposals[key] = propose(backend, plan.question)
+            except AssistantError as exc:
+                plan.source = f"rules ({backend.name} could not plan: {exc.message})"
+                return plan
+            while len(self._proposals) > 256:
+                self._proposals.pop(next(iter(self._proposals)))
+        where = self._filter(plan.filters)
+
+        def finds(text: str) -> bool:
+            return any(c.relevance >= LIST_GATE.abstain or c.named for c in self.searcher.candidates(text, where=where))
+
+        return review(self._proposals[key], plan, named=named, model=backend.name, finds=finds)
 
     def compare_plan(self, paper_ids: list[str], why: str = "") -> Plan:
         """A plan comparing these papers side by side (the chat's ``/compare 1 3``)."""
@@ -257,7 +293,7 @@ class Assistant:
 
         where = self._filter(where)
         plan = plan or self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation,
-                                 llm=llm)
+                                 llm=llm, propose=True)
         selection = self.select(plan, k=k, where=where)
         hits = selection.page(plan)
         evidence = {}  # each paper's sentence that best answers the topic it was found for

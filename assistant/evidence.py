@@ -82,6 +82,23 @@ def supported(claim: str, evidence: str, allowed: str = "") -> bool:
     return sum(w[:5] in from_evidence for w in words) >= max(3, len(words) / 2)
 
 
+def drawn_from(phrase: str, source: str) -> bool:
+    """True when every word and number of a short phrase (a topic a model proposes) is in ``source``,
+    and it has a word that says something: "Lean proofs" is drawn from "papers on proofs in Lean"."""
+    words = _content_words(phrase)
+    stems = _stems(source)
+    bare = {n for n, _unit in numbers(source)}
+    return bool(words) and all(w[:5] in stems for w in words) and all(n in bare for n, _unit in numbers(phrase))
+
+
+def share_kept(phrases: list[str], text: str) -> float:
+    """The share of ``text``'s content words that some phrase keeps: 0.25 for ["reasoning"] out of
+    "reduce reasoning token usage"."""
+    words = set(_content_words(text))
+    kept = _stems(" ".join(phrases))
+    return sum(w[:5] in kept for w in words) / len(words) if words else 1.0
+
+
 def _content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text.lower()) if w not in _COMMON]
 

@@ -134,6 +134,8 @@ class Plan:
             text = f"topic question: the best papers on {about}"
         if self.filters:
             text += " (filtered)"
+        if not self.source.startswith("rules"):
+            text += f" (planned by {self.source})"
         return text
 
 
@@ -152,6 +154,12 @@ def contributions_asked(question: str) -> list[str]:
 _MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|only)\s+(?:\w+\s+)?(?:"
                      + "|".join(CONTRIBUTION_WORDS.values()) + r")|\bas\s+(?:their|its)\s+main\s+contribution",
                      re.IGNORECASE)
+
+
+def asks_for_a_kind(question: str) -> bool:
+    """Whether a question asks what papers are or contribute ("which papers introduce ...", "any new ..."),
+    the frame a question about kinds of contribution needs."""
+    return bool(_KIND_FRAME.search(_EXCLUSION.sub("", question)))
 
 
 def asks_mainly(question: str) -> bool:

@@ -61,6 +61,7 @@ class Settings:
     ollama_model: str = field(default="llama3.2", metadata={"help": "model name in Ollama"})
     local_model: str | None = field(default=None, metadata={"help": "GGUF file; unset = packaged SmolLM2-135M-Instruct"})
     llm_timeout: float = field(default=120.0, metadata={"help": "seconds to wait for the LLM"})
+    llm_plans: bool = field(default=True, metadata={"help": "a capable backend (Ollama, or a GGUF of 1B+) proposes each question's plan, which the rules check; the tiny default never does"})
     max_tokens: int = field(default=256, metadata={"help": "max tokens the LLM may write per answer"})
     max_question_chars: int = field(default=2000, metadata={"help": "longest question or query accepted, on every front end"})
     max_k: int = field(default=100, metadata={"help": "most papers one search or answer may ask for"})

@@ -18,7 +18,8 @@ from .conftest import ROOT
 # starts at the bottom of the stack until it is named here.
 FACADE = {"assistant", "assistant.core", "assistant.search", "assistant.answer", "assistant.conversation",
           "assistant.evidence", "assistant.llm", "assistant.evaluation", "assistant.batch", "assistant.retriever",
-          "assistant.plan", "assistant.selection", "assistant.comparison", "assistant.synthesis"}
+          "assistant.plan", "assistant.plan_proposal", "assistant.selection", "assistant.comparison",
+          "assistant.synthesis"}
 ENTRY_POINTS = {"assistant.__main__"}  # `python -m assistant`: the command line, above every layer
 
 

@@ -25,9 +25,10 @@ def server():
         yield standin
 
 
-def via(url: str, home, embedder) -> Assistant:
+def via(url: str, home, embedder, llm_plans: bool = False) -> Assistant:
+    """The assistant on the stand-in; planning by the model is off unless a test scripts a plan too."""
     settings = Settings.from_env(env={"OLLAMA_HOST": url}, home=home, ollama_model="llama3.1:8b", llm="ollama",
-                                 max_tokens=24)
+                                 max_tokens=24, llm_plans=llm_plans)
     return Assistant(settings, embedder=embedder)
 
 
