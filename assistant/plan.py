@@ -49,6 +49,25 @@ _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|c
 _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than)\b.*$",
                         re.IGNORECASE | re.DOTALL)
 
+# A contrast inside a question, up to the end of its clause: "agents that are not language models, e.g.
+# game-playing agents" searches for "agents that, e.g. game-playing agents". What a question sets aside is
+# no topic to search for: its words would pull in the very papers it excludes. "Methods that do not need
+# labels" stays whole: there the negation is the property asked for.
+_CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|"
+                       r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!]*", re.IGNORECASE)
+
+
+def without_contrasts(text: str) -> str:
+    """``text`` without the clauses it sets aside; ``text`` itself if little would be left."""
+    kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(_CONTRAST.sub("", text).split())).strip(" ,")
+    left = [w for w in re.findall(r"\w+", kept.lower()) if len(w) > 2 and w not in _NOT_A_TOPIC]
+    return kept if left else text
+
+
+_NOT_A_TOPIC = {"which", "what", "ones", "one", "them", "those", "these", "that", "the", "and", "papers", "paper",
+                "works", "work", "any", "are", "about", "there"}
+
+
 _LIST = re.compile(
     r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:which|what)\s+(?:papers|works|studies|methods|approaches|articles|ones)\b"
     r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}papers\b"
@@ -219,6 +238,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     """The rules' plan for ``question``. ``query`` is its focus, ``topics`` its parts, ``named`` the
     papers whose names it holds (in order); ``followup`` a conversation's resolution, when it leans on
     the last answer."""
+    query, topics = without_contrasts(query), [without_contrasts(t) for t in topics]
     base = dict(question=question, query=query, topics=topics, filters=filters or None)
     if is_small_talk(question):
         return Plan(kind="out_of_scope", form=FORMS["out_of_scope"], **base)
@@ -229,7 +249,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
                     restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
                     contributions=contributions_asked(question),
-                    **{**base, "query": followup.query, "topics": [followup.query]})
+                    **{**base, "query": without_contrasts(followup.query),
+                       "topics": [without_contrasts(followup.query)]})
     if is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
     kinds = contributions_asked(question)

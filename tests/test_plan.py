@@ -82,3 +82,15 @@ def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
 
     # every label but "method", which nearly every paper has and no question asks for as a kind of paper
     assert set(CONTRIBUTION_WORDS) == set(CONTRIBUTIONS) - {"method"}
+
+
+@pytest.mark.parametrize("question, searched", [
+    ("Which papers propose RL methods for agents that are not language models, e.g. game-playing agents?",
+     "propose RL methods for agents, e.g. game-playing agents"),
+    ("Which papers train the model rather than only changing inference?", "train the model"),
+    ("papers on video instead of images", "video"),
+    ("Which papers study methods that do not need labels?", "study methods that do not need labels"),  # a property
+    ("which ones are not about LLMs?", "which ones are not about LLMs"),  # nothing would be left to search for
+])
+def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
+    assert plan_of(question).query == searched
