@@ -220,6 +220,8 @@ class AnswerStream:
                     "something, about a paper by name, or to compare papers.")
         if self.plan.restrict_to is not None:
             count = len(self.plan.restrict_to)
+            if self.plan.exclude:
+                return f"Each of the {count} papers of the last answer is about {self.plan.query}, so I cite none."
             return (f"None of the {count} papers of the last answer is about {self.plan.query}, so I cite none. "
                     "Ask without \"of them\" to search the whole store.")
         if self.plan.kind == "contribution":

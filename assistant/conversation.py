@@ -49,6 +49,7 @@ class Resolved:
     pick_one: bool = False           # "the one about Lean": the single paper of the set that fits best
     switch_to: str | None = None     # "and for robotics?": a new search on this topic, same kind as the last
     last_kind: str = "topic"
+    exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
 
 
 @dataclass
@@ -88,8 +89,13 @@ class Conversation:
                     return Resolved(remaining or last.query, [last.citation_ids[n - 1]], True,
                                     f"paper [{n}] of the last answer ({last.citation_titles[n - 1]})")
             if _GROUP.search(question):
-                remaining = _content(_GROUP.sub(" ", rest))
+                group_rest = _GROUP.sub(" ", rest)
+                negated = _NEGATION.search(group_rest)
+                remaining = _content(_NEGATION.sub(" ", group_rest))
                 count = len(last.citation_ids)
+                if negated and remaining:
+                    return Resolved(remaining, list(last.citation_ids), True,
+                                    f"those of the last answer's {count} papers that are not on {remaining}", exclude=True)
                 return Resolved(remaining or last.query, list(last.citation_ids), True,
                                 f"the {count} papers of the last answer" + (f", on {remaining}" if remaining else ""))
             if len(last.citation_ids) == 1 and _SINGLE.search(question):
@@ -101,6 +107,9 @@ class Conversation:
             return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)
 
+
+# "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
+_NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t)\b", re.IGNORECASE)
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
               "one ones paper papers work works they them it its this that these those use uses using".split())

@@ -103,6 +103,7 @@ class Plan:
     source: str = "rules"                       # rules, or the LLM backend whose proposal the rules accepted
     pick_one: bool = False                      # a follow-up about one paper of the last answer ("the one about Lean")
     mainly: bool = False                        # "mainly theoretical": papers whose main contribution is that kind
+    exclude: bool = False                       # a follow-up keeping the papers of the set the query does NOT fit
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -128,7 +129,7 @@ class Plan:
         if self.kind == "contribution":
             out["mainly"] = self.mainly
         if self.restrict_to is not None:
-            out.update(restrict_to=self.restrict_to, resolution=self.resolution)
+            out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude)
         return out
 
     def line(self) -> str:
@@ -248,6 +249,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         form = FORMS[kind] if not followup.pick_one else "paper"
         return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
                     restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
+                    exclude=followup.exclude and kind == "followup",
                     contributions=contributions_asked(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})

@@ -136,6 +136,10 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     hits, _empty = searcher.search_topics(plan.query, k=1 if plan.pick_one else len(ids),
                                           gate=Gate(floor=-1.0, ratio=0.0 if plan.pick_one else LIST_GATE.ratio),
                                           where=clause, topic_list=[plan.query])
+    if plan.exclude:  # "which of them don't use RL?": the papers the query does not fit
+        fit = {h.id for h in hits}
+        rest = [PaperHit.from_store(pid, *records[pid]) for pid in ids if pid not in fit]
+        return Selection(rest)
     return Selection(hits)
 
 

@@ -75,6 +75,21 @@ def test_follow_ups_about_the_last_answer(corpus):
     assert {"WorldGym", "VLBiMan"} <= short(c.title for c in switch.citations)
 
 
+def test_a_follow_up_can_ask_for_the_papers_that_do_not_fit(corpus):
+    asked = "which papers improve reasoning with reinforcement learning?"
+    fits, rest = corpus.conversation(), corpus.conversation()
+    for conversation in (fits, rest):
+        first = corpus.ask(asked, llm="none", conversation=conversation, page_size=None)
+    grpo = corpus.ask("which of them use GRPO?", llm="none", conversation=fits)
+    other = corpus.ask("which of them don't use GRPO?", llm="none", conversation=rest)
+    assert other.plan.exclude and not grpo.plan.exclude and other.plan.query == grpo.plan.query == "GRPO"
+    assert other.plan.line().startswith("follow-up: those of the last answer's")
+    fit, left = {c.id for c in grpo.citations}, {c.id for c in other.citations}
+    assert fit and left and not fit & left and fit | left == {c.id for c in first.citations}
+    assert "SFPO" in short(c.title for c in grpo.citations)  # "Slow-Fast Policy Optimization ... GRPO"
+    assert "SFPO" not in short(c.title for c in other.citations)
+
+
 def test_an_empty_subset_says_so_instead_of_blaming_the_store(corpus):
     conversation = corpus.conversation()
     corpus.ask("anything on audio or speech language models?", llm="none", conversation=conversation)
