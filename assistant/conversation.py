@@ -112,7 +112,8 @@ class Conversation:
 _NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t)\b", re.IGNORECASE)
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
-              "one ones paper papers work works they them it its this that these those use uses using".split())
+              "one ones paper papers work works they them it its this that these those use uses using "
+              "either also actually only just really any each both all".split())  # what asks, not what about
 
 
 def _content(text: str) -> str:

@@ -2,9 +2,10 @@
 
     ASSISTANT_HOME=STORE .venv/bin/python scripts/fit_gate.py ../shared/eval/dev.jsonl ../shared/eval/dev2.jsonl
 
-The store must hold the abstracts the question sets were labelled on (``assistant ingest``). Uses the
-single questions of kind ``list`` and ``unanswerable`` (a list gate must also abstain), split into two
-folds by alternating lines. For each fold it picks the (floor, ratio, abstain) of the grid with the
+The store must hold the abstracts the question sets were labelled on (``assistant ingest``). Uses every
+question the rules plan as a list (single questions and the first turns of conversations, whatever their
+``type``) and the ``unanswerable`` ones (a list gate must also abstain), searched with the plan's query,
+split into two folds by alternating lines. For each fold it picks the (floor, ratio, abstain) of the grid with the
 best mean F1 on that fold, and prints that choice's precision, recall and F1 on both folds; then the
 figures of the gate the code ships (``search.LIST_GATE``) on each fold.
 """
@@ -54,16 +55,17 @@ def main(paths: list[str]) -> None:
     questions = []
     for path in paths:
         for item in read_eval_set(Path(path)):
-            if item.conversation or (item.type or "topic") not in ("list", "unanswerable"):
-                continue
             turn = item.turns[0]
+            plan = assistant.plan(turn["question"])
+            if plan.kind != "list" and item.type != "unanswerable":
+                continue
             gold = {pid for pid, text in texts.items() if any(s in text for s in turn["relevant"])}
             cands = [{"rel": c.relevance, "named": c.named, "full": c.lexical >= 0.999, "gold": c.id in gold}
-                     for c in assistant.searcher.candidates(focus(turn["question"]), pool=400)]
+                     for c in assistant.searcher.candidates(plan.query or focus(turn["question"]), pool=400)]
             questions.append({"question": turn["question"], "expected": len(gold), "cands": cands})
     folds = [questions[0::2], questions[1::2]]
     grid = list(itertools.product(FLOORS, RATIOS, ABSTAINS))
-    print(f"{len(questions)} questions (list and unanswerable), folds of {len(folds[0])} and {len(folds[1])}")
+    print(f"{len(questions)} questions (planned as lists, and unanswerable), folds of {len(folds[0])} and {len(folds[1])}")
     print("| fitted on | floor, ratio, abstain | F1 / P / R on the fitted fold | F1 / P / R on the held-out fold |")
     print("|---|---|---|---|")
     for i in (0, 1):
