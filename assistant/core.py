@@ -164,18 +164,25 @@ class Assistant:
         plan.page, plan.page_size = page, page_size
         return plan
 
-    def _condensed(self, question: str, conversation, llm: str | None) -> tuple[str, str, str] | None:
-        """(standalone question, why, plan source) from a capable backend, when its rewrite passes the
-        rules' check."""
-        from .synthesis import capable, condense
+    def _capable_backend(self, llm: str | None):
+        """The backend ``llm`` names when it is capable (``synthesis.capable``), else None."""
+        from .synthesis import capable
 
-        if llm == "none" or (llm is None and self.settings.llm == "none") or not conversation.turns:
+        if llm == "none" or (llm is None and self.settings.llm == "none"):
             return None
         try:
             backend, _note = self.backend(llm)
         except AssistantError:
             return None  # the answer will say why the backend cannot be used
-        if not capable(backend):
+        return backend if capable(backend) else None
+
+    def _condensed(self, question: str, conversation, llm: str | None) -> tuple[str, str, str] | None:
+        """(standalone question, why, plan source) from a capable backend, when its rewrite passes the
+        rules' check."""
+        from .synthesis import condense
+
+        backend = self._capable_backend(llm) if conversation.turns else None
+        if backend is None:
             return None
         last = conversation.turns[-1]
         try:
@@ -191,16 +198,9 @@ class Assistant:
         A question's proposal is remembered, so its later pages are planned alike."""
         from .plan_proposal import propose, review
         from .search import LIST_GATE
-        from .synthesis import capable
 
-        if not self.settings.llm_plans or llm == "none" or (llm is None and self.settings.llm == "none") \
-                or plan.kind == "out_of_scope":
-            return plan
-        try:
-            backend, _note = self.backend(llm)
-        except AssistantError:
-            return plan  # the answer will say why the backend cannot be used
-        if not capable(backend):
+        backend = self._capable_backend(llm) if self.settings.llm_plans and plan.kind != "out_of_scope" else None
+        if backend is None:
             return plan
         key = (backend.name, plan.question, plan.filters)
         if key not in self._proposals:

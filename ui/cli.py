@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .cli_answer import register
-from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, batch_option, fail_cleanly, paged, print_json, print_more,
+from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, question_options,
                          where_from)
 
 
@@ -80,14 +80,9 @@ def _print_hits(hits, first: int = 1) -> None:
 @cli.command(context_settings=CONTEXT)
 @click.argument("query", required=False)
 @click.option("--k", type=click.IntRange(1, 100), default=None, help="at most this many papers [default 5]")
-@batch_option("query")
-@click.option("--where", "where", multiple=True, help=WHERE_HELP)
 @click.option("--source", multiple=True, help="only papers found in this file name (repeatable)")
-@click.option("--json", "as_json", is_flag=True, help="print JSON (JSON Lines with --batch)")
-@paged
-@click.pass_context
-@fail_cleanly
-def search(ctx, query, k, batch, where, source, as_json, page, show_all):
+@question_options("query")
+def search(ctx, query, k, source, batch, where, as_json, page, show_all):
     """Find the papers relevant to QUERY. Returns only papers judged relevant, so it can return none.
 
     \b

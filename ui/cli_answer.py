@@ -8,7 +8,7 @@ import click
 
 from assistant.settings import LLM_CHOICES
 
-from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, batch_option, fail_cleanly, paged,
+from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, question_options,
                          print_json, where_from)
 from .terminal import print_answer
 
@@ -21,12 +21,7 @@ LLM_OPTION = click.option("--llm", type=click.Choice(LLM_CHOICES), default=None,
 @click.argument("question", required=False)
 @LLM_OPTION
 @click.option("--k", type=click.IntRange(1, 20), default=None, help="cite at most this many papers [default 5]")
-@batch_option("question")
-@click.option("--where", "where", multiple=True, help=WHERE_HELP)
-@click.option("--json", "as_json", is_flag=True, help="print JSON (JSON Lines with --batch)")
-@paged
-@click.pass_context
-@fail_cleanly
+@question_options("question")
 def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
     """Answer QUESTION from the abstracts, citing the papers used, each with its evidence sentence.
 

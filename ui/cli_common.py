@@ -67,6 +67,20 @@ def paged(func):
     return PAGE_OPTION(ALL_OPTION(func))
 
 
+def question_options(what: str):
+    """What ``search`` and ``ask`` share after their own options: ``--batch``, ``--where``, ``--json``,
+    ``--page``/``--all``, the context and the clean failure."""
+    def apply(func):
+        for decorator in reversed([batch_option(what),
+                                   click.option("--where", "where", multiple=True, help=WHERE_HELP),
+                                   click.option("--json", "as_json", is_flag=True,
+                                                help="print JSON (JSON Lines with --batch)"),
+                                   paged, click.pass_context, fail_cleanly]):
+            func = decorator(func)
+        return func
+    return apply
+
+
 def batch_option(what: str):
     return click.option("--batch", type=click.Path(exists=True, dir_okay=False, path_type=Path),
                         help=f"file with one {what} per line, or JSON Lines with a \"question\" field")
