@@ -199,7 +199,7 @@ class AnswerStream:
 
     def _synthesis(self) -> str:
         """The capable model's paragraph on the cited papers, each sentence checked (``synthesis``)."""
-        from .synthesis import MAX_SENTENCES, check, messages_for, schema
+        from .synthesis import COMPARISON_SENTENCES, MAX_SENTENCES, check, messages_for, schema
 
         evidence = {}
         for c in self.citations:
@@ -207,10 +207,11 @@ class AnswerStream:
             cells = [row[k] for k in ("problem", "approach", "result") if row[k] != "not stated"] if row else []
             evidence[c.n] = " ".join([c.evidence, *cells])
         titles = {c.n: short_name(c.title) for c in self.citations}
-        messages = messages_for(self._question, [(c.n, titles[c.n], evidence[c.n]) for c in self.citations])
-        raw = self._backend.complete_json(messages, schema(len(self.citations)), self._max_tokens * MAX_SENTENCES)
+        most = COMPARISON_SENTENCES if self.comparison else MAX_SENTENCES
+        messages = messages_for(self._question, [(c.n, titles[c.n], evidence[c.n]) for c in self.citations], most)
+        raw = self._backend.complete_json(messages, schema(len(self.citations), most), self._max_tokens * most)
         result = check(raw, question=f"{self._question} {COMPARISON_WORDS}", evidence=evidence, titles=titles,
-                       model=self._backend.name)
+                       model=self._backend.name, most=most)
         self.answer.synthesis = result.as_dict()
         return result.text
 

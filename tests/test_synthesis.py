@@ -32,23 +32,28 @@ def via(url: str, home, embedder, llm_plans: bool = False) -> Assistant:
     return Assistant(settings, embedder=embedder)
 
 
-def test_only_sentences_the_evidence_supports_survive(server, corpus_home, embedder):
-    server.script = [json.dumps({"sentences": [
-        {"text": FINE, "cites": [1]},
-        {"text": INVENTED_CITATION, "cites": [7]},
-        {"text": NUMBER_NOT_IN_ABSTRACT, "cites": [1]},
-        {"text": WRONG_PAPER, "cites": [2]},
-    ]})]
+@pytest.mark.parametrize("bad", [INVENTED_CITATION, NUMBER_NOT_IN_ABSTRACT, WRONG_PAPER])
+def test_only_sentences_the_evidence_supports_survive(server, corpus_home, embedder, bad):
+    cites = [7] if bad == INVENTED_CITATION else [2] if bad == WRONG_PAPER else [1]
+    server.script = [json.dumps({"sentences": [{"text": FINE, "cites": [1]}, {"text": bad, "cites": cites}]})]
     answer = via(server.url, corpus_home, embedder).ask(QUESTION)
     assert [c.title.split(":")[0] for c in answer.citations] == ["ZeroSiam", "TTM"]  # retrieval decides
     assert answer.synthesis["sentences"] == [{"text": FINE, "cites": [1]}]
-    assert answer.synthesis["dropped"] == 3 and answer.synthesis["model"] == "ollama:llama3.1:8b"
-    assert answer.answer.startswith(FINE + " [1]")
-    for dropped in (INVENTED_CITATION, NUMBER_NOT_IN_ABSTRACT, WRONG_PAPER):
-        assert dropped not in answer.answer
+    assert answer.synthesis["dropped"] == 1 and answer.synthesis["model"] == "ollama:llama3.1:8b"
+    assert answer.answer.startswith(FINE + " [1]") and bad not in answer.answer
     assert "[7]" not in answer.answer and answer.comparison  # the table is still there
     request = next(body for method, path, body in server.requests if path == "/api/chat" and body.get("format"))
     assert request["format"]["properties"]["sentences"]["items"]["properties"]["cites"]["items"]["enum"] == [1, 2]
+
+
+def test_beside_a_comparison_at_most_two_sentences_are_kept(server, corpus_home, embedder):
+    server.requests.clear()
+    server.script = [json.dumps({"sentences": [{"text": FINE, "cites": [1]}] * 3})]
+    answer = via(server.url, corpus_home, embedder).ask(QUESTION)
+    assert answer.comparison and len(answer.synthesis["sentences"]) == 2 and answer.synthesis["dropped"] == 1
+    assert "more than 2 sentences" in answer.synthesis["reasons"][0]
+    request = next(body for method, path, body in server.requests if path == "/api/chat" and body.get("format"))
+    assert request["format"]["properties"]["sentences"]["maxItems"] == 2
 
 
 def test_a_reply_that_is_not_json_adds_nothing(server, corpus_home, embedder):
