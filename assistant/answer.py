@@ -39,12 +39,13 @@ class Citation:
     text: str
     topic: str | None = None  # the part of a several-topic question it answers
     contributions: list[str] = field(default_factory=list)  # the paper's kinds of contribution (ingest's labels)
+    main_contribution: str | None = None  # the chief one among them (None in a store ingested before it)
 
     def as_dict(self) -> dict:
         return {"n": self.n, "id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"]} for s in self.sources],
                 "evidence": self.evidence, "text": self.text, "topic": self.topic,
-                "contributions": self.contributions}
+                "contributions": self.contributions, "main_contribution": self.main_contribution}
 
 
 @dataclass
@@ -119,7 +120,7 @@ class AnswerStream:
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total)
         self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
-                                   list(h.metadata.get("contributions") or []))
+                                   list(h.metadata.get("contributions") or []), h.metadata.get("main_contribution"))
                           for i, h in enumerate(hits, 1)]
         self.comparison = []
         if plan.form == "comparison" and len(self.citations) > 1:

@@ -25,7 +25,7 @@ BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = (
 LABELS = (BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL)  # the order every label list comes in
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 1
+VERSION = 2  # 2: the main contribution
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")

@@ -158,14 +158,18 @@ def _stored(store) -> tuple[dict[str, dict], dict[str, dict]]:
 
 def test_ingest_stores_labels_on_papers_and_chunks(corpus):
     from ingest.contributions import VERSION, label
+    from ingest.main_contribution import main_contribution
 
     texts = _abstracts()
     papers, chunks = _stored(corpus.store)
     assert len(papers) == 49
     for pid, meta in papers.items():
         assert meta["contributions"] == label("", texts[pid][1]) and meta["contributions_version"] == VERSION
+        assert meta["main_contribution"] == main_contribution("", texts[pid][1])
     for meta in chunks.values():
         assert meta["contributions"] == papers[meta["paper_id"]]["contributions"]
+    assert {pid for pid, meta in papers.items() if meta["main_contribution"] == "theory"} == \
+        {r["id"] for r in _gold() if r["main"] == "theory"}
     facets = corpus.facets()["contribution"]
     assert "benchmark/dataset" in facets and "method" in facets
 
@@ -210,7 +214,8 @@ def test_old_store_gains_labels_on_the_next_ingest_without_reembedding(make_assi
     after = store.chunks.get(include=["embeddings"])
     assert after["ids"] == before["ids"] and np.array_equal(np.asarray(after["embeddings"]), np.asarray(before["embeddings"]))
     papers, chunks = _stored(store)
-    assert all(m["contributions"] and m["contributions_version"] == pipeline.LABELLER_VERSION for m in papers.values())
+    assert all(m["contributions"] and m["main_contribution"] in m["contributions"]
+               and m["contributions_version"] == pipeline.LABELLER_VERSION for m in papers.values())
     assert all(m["contributions"] == papers[m["paper_id"]]["contributions"] for m in chunks.values())
     assert {pid for pid, m in papers.items() if "benchmark/dataset" in m["contributions"]} == \
         {r["id"] for r in _gold() if "benchmark/dataset" in r["labels"]}
@@ -225,3 +230,32 @@ def test_old_store_gains_labels_on_the_next_ingest_without_reembedding(make_assi
     listed = run_cli("papers", "--where", "contribution=benchmark", "--json", home=tmp_path / "old")
     assert listed.returncode == 0, listed.stderr
     assert len(json.loads(listed.stdout)) == 6
+
+
+def test_store_labelled_before_the_main_contribution_gains_it_on_the_next_ingest(make_assistant, embedder,
+                                                                                  monkeypatch, tmp_path):
+    from ingest.main_contribution import main_contribution
+
+    assistant = make_assistant(home=tmp_path / "v1")
+    assistant.ingest()
+    store = assistant.store
+    papers, _chunks = _stored(store)
+    labels = {pid: meta["contributions"] for pid, meta in papers.items()}
+    # As the first labeller left it: labels (version 1), no main contribution.
+    store.papers.update(ids=list(papers), metadatas=[{"main_contribution": None, "contributions_version": 1}] * len(papers))
+    assert not any("main_contribution" in m for m in _stored(store)[0].values())
+    assert all(p.as_dict()["main_contribution"] is None for p in assistant.papers())
+
+    calls = []
+    real_embed = embedder.embed
+    monkeypatch.setattr(embedder, "embed", lambda *a, **kw: calls.append(1) or real_embed(*a, **kw))
+    report = assistant.ingest()
+    assert (report.added, report.relabelled) == (0, 49) and calls == []
+    texts = _abstracts()
+    papers, chunks = _stored(store)
+    assert {pid: m["main_contribution"] for pid, m in papers.items()} == \
+        {pid: main_contribution("", texts[pid][1]) for pid in papers}
+    assert {pid: m["contributions"] for pid, m in papers.items()} == labels  # the labels stay as they were
+    assert not any("main_contribution" in m for m in chunks.values())  # on paper records only
+    shown = {p.id: p.as_dict()["main_contribution"] for p in assistant.papers()}
+    assert shown == {pid: m["main_contribution"] for pid, m in papers.items()}
