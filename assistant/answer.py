@@ -225,8 +225,9 @@ class AnswerStream:
                     "Ask without \"of them\" to search the whole store.")
         if self.plan.kind == "contribution":
             kinds = " or ".join(self.plan.contributions)
-            return (f"No paper {'matching the filters' if self._filtered else 'in the store'} is labelled "
-                    f"{kinds}" + (f" and about {self.plan.query}" if self.plan.query else "") + ", so I cite none.")
+            kind = f"mainly {kinds}" if self.plan.mainly else f"labelled {kinds}"
+            return (f"No paper {'matching the filters' if self._filtered else 'in the store'} is {kind}"
+                    + (f" and about {self.plan.query}" if self.plan.query else "") + ", so I cite none.")
         return abstention(self._store_size, self._filtered)
 
     def _sentence(self, citation: Citation) -> Iterator[str]:
@@ -274,7 +275,7 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     """The answer's first line: the count first, and which of them this page shows."""
     if plan.paged:
         first = (plan.page - 1) * (plan.page_size or 0) + 1
-        about = f" ({' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
+        about = f" ({'mainly ' if plan.mainly else ''}{' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
         head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":

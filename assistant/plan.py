@@ -119,7 +119,8 @@ class Plan:
             text = f"list question: every paper on {about}"
         elif self.kind == "contribution":
             kinds = " or ".join(self.contributions)
-            text = f"contribution question: every {kinds} paper" + (f" on {about}" if about else "")
+            text = (f"contribution question: every paper whose main contribution is {kinds}" if self.mainly
+                    else f"contribution question: every {kinds} paper") + (f" on {about}" if about else "")
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.kind == "compare":
@@ -163,9 +164,9 @@ def asks_for_a_kind(question: str) -> bool:
 
 
 def asks_mainly(question: str) -> bool:
-    """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes, so
-    a paper that also brings a method of its own does not count ('mostly empirical' in a clause that asks
-    for something else does not make it so)."""
+    """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes (its
+    main contribution, read at ingest), not one of several it brings ('mostly empirical' in a clause that
+    asks for something else does not make it so)."""
     return bool(_MAINLY.search(_EXCLUSION.sub("", question)))
 
 

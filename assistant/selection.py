@@ -3,7 +3,8 @@
 - ``topic``: the few clear winners (the settings' gate), at most ``k``;
 - ``list``: every paper that passes the list gate (``search.LIST_GATE``), in pages;
 - ``named``: the paper the question names, or the one clear best match for a paper it describes;
-- ``contribution``: every paper ingest labelled with the kind asked for, narrowed to the topic if any;
+- ``contribution``: every paper ingest labelled with the kind asked for (for "mainly ...", whose main
+  contribution it is), narrowed to the topic if any;
 - ``compare``: each paper the question names or describes, one per name;
 - ``followup``: the last answer's papers, narrowed by the question when it asks for a subset.
 """
@@ -12,6 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ingest.main_contribution import main_contribution
+
+from . import schema
 from .filters import Filter
 from .plan import Plan, compared_names
 from .results import PaperHit
@@ -93,17 +97,11 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
 
 
 def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
-    """Every paper labelled with a kind asked for; with a topic, those of them that pass the list gate
-    among the labelled papers (relative to the best labelled one, since the label already holds)."""
-    def wanted(labels: set[str]) -> bool:
-        # "primarily empirical studies": a paper that also brings a method of its own is not one. Theory is
-        # the exception: a theoretical paper commonly proposes the method its analysis motivates.
-        if plan.mainly and "method" in labels and not {"method", "theory"} & set(plan.contributions):
-            return False
-        return bool(labels & set(plan.contributions))
-
+    """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
+    is one; with a topic, those of them that pass the list gate among the labelled papers (relative to the
+    best labelled one, since the label already holds)."""
     labelled = [(pid, meta, text) for pid, meta, text in searcher.store.iter_papers(include_text=True, where=where)
-                if wanted(set(meta.get("contributions") or []))]
+                if _of_kind(meta, text, plan.contributions, mainly=plan.mainly)]
     if not labelled:
         return Selection([])
     every_one = Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
@@ -120,6 +118,17 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     best = max((c.relevance for c in found), default=0.0)
     kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
     return Selection([_hit(c) for c in kept])
+
+
+def _of_kind(meta: dict, text: str | None, kinds: list[str], *, mainly: bool) -> bool:
+    """Whether a paper record is of one of ``kinds``: labelled so, or with ``mainly`` its main contribution
+    one of them. A record ingested before there were main contributions has its main contribution read
+    off its abstract here (a third of a millisecond), until the next ingest stores it."""
+    if not mainly:
+        return bool(set(meta.get("contributions") or []) & set(kinds))
+    main = meta.get(schema.MAIN_CONTRIBUTION) or \
+        main_contribution(str(meta.get("title", "")) if meta.get("title_given") else "", text or "")
+    return main in kinds
 
 
 def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection:
