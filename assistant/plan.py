@@ -83,7 +83,8 @@ class Plan:
     page_size: int | None = PAGE_SIZE           # None: every paper at once (--all)
     source: str = "rules"                       # rules, or the LLM backend whose proposal the rules accepted
     pick_one: bool = False                      # a follow-up about one paper of the last answer ("the one about Lean")
-    mainly: bool = False                        # "mainly theoretical": papers whose main contribution is that kind
+    mainly: bool = False                        # "(which of them are) mainly theoretical": papers whose main
+                                                # contribution is that kind
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -106,7 +107,7 @@ class Plan:
                "source": self.source}
         if self.paged:
             out.update(page=self.page, page_size=self.page_size)
-        if self.kind == "contribution":
+        if self.kind == "contribution" or self.mainly:
             out["mainly"] = self.mainly
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution)
@@ -227,9 +228,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         kind = "compare" if is_compare(question) and len(followup.restrict_to) > 1 and not followup.pick_one \
             else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
+        kinds = contributions_asked(question)
         return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
                     restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
-                    contributions=contributions_asked(question),
+                    contributions=kinds, mainly=bool(kinds) and asks_mainly(question),
                     **{**base, "query": followup.query, "topics": [followup.query]})
     if is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)

@@ -6,7 +6,8 @@
 - ``contribution``: every paper ingest labelled with the kind asked for (for "mainly ...", whose main
   contribution it is), narrowed to the topic if any;
 - ``compare``: each paper the question names or describes, one per name;
-- ``followup``: the last answer's papers, narrowed by the question when it asks for a subset.
+- ``followup``: the last answer's papers, narrowed by the question when it asks for a subset (of a kind of
+  contribution, by the labels or the main contribution as above).
 """
 
 from __future__ import annotations
@@ -136,8 +137,8 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     the question asks for, decided by relevance within the set."""
     records = searcher.store.get_papers(list(plan.restrict_to or []))  # at most the last answer's papers
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
-    if plan.contributions:  # "which of those introduces a benchmark?": the labels decide
-        ids = [pid for pid in ids if set(records[pid][0].get("contributions") or []) & set(plan.contributions)]
+    if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
+        ids = [pid for pid in ids if _of_kind(*records[pid], plan.contributions, mainly=plan.mainly)]
     if plan.kind == "compare" or len(ids) <= 1 or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])

@@ -245,6 +245,8 @@ def test_store_labelled_before_the_main_contribution_gains_it_on_the_next_ingest
     store.papers.update(ids=list(papers), metadatas=[{"main_contribution": None, "contributions_version": 1}] * len(papers))
     assert not any("main_contribution" in m for m in _stored(store)[0].values())
     assert all(p.as_dict()["main_contribution"] is None for p in assistant.papers())
+    theory = {r["id"] for r in _gold() if r["main"] == "theory"}  # until then, read off the abstracts
+    assert {c.id for c in assistant.ask("Which papers are purely theoretical?").citations} == theory
 
     calls = []
     real_embed = embedder.embed

@@ -52,6 +52,16 @@ def test_a_mainly_question_cites_the_papers_whose_main_contribution_it_is(corpus
     assert {c.id for c in theory.citations} < {c.id for c in some.citations}
 
 
+def test_a_follow_up_asking_which_are_mainly_of_a_kind_reads_the_main_contribution(corpus):
+    conversation = corpus.conversation()
+    some = corpus.ask("Are there any theoretical papers?", llm="none", conversation=conversation, page_size=None)
+    mainly = corpus.ask("which of them are mostly theoretical?", llm="none", conversation=conversation)
+    assert mainly.plan.kind == "followup" and mainly.plan.mainly and mainly.plan.as_dict()["mainly"] is True
+    assert mainly.citations and all(c.main_contribution == "theory" for c in mainly.citations)
+    assert {c.id for c in mainly.citations} == {c.id for c in some.citations if c.main_contribution == "theory"}
+    assert len(mainly.citations) < len(some.citations)
+
+
 def test_a_named_question_cites_that_paper_alone(corpus):
     for question, title in [("what is lean4phys", "Lean4PHYS"), ("What is DPH-RL?", "DPH-RL"),
                             ("What is the Mesa layer paper about?", "Optimal test-time training")]:
