@@ -11,6 +11,8 @@ about is what its abstract keeps talking about, so the rules count sentences:
   earlier that it mentions: "PoLR consistently matches ..." is one more sentence about the
   method PoLR, "GDPval covers ..." one more about the benchmark. A paper whose abstract keeps
   returning to its named method is a method paper, however much theory or analysis frames it.
+  A name that turns out to be a collection ("Lean4PHYS includes LeanPhysBench, a benchmark")
+  counts as what it holds, and the names it holds are coined too.
 - A claim about how existing work behaves ("we show that widely used metrics underestimate
   ...") counts for the study, when the paper is labelled one.
 - The kind with the most sentences is the main one. On a tie, the kind the abstract claims
