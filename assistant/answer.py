@@ -39,12 +39,13 @@ class Citation:
     text: str
     topic: str | None = None  # the part of a several-topic question it answers
     contributions: list[str] = field(default_factory=list)  # the paper's kinds of contribution (ingest's labels)
+    main_contribution: str | None = None  # the chief one among them (None in a store ingested before it)
 
     def as_dict(self) -> dict:
         return {"n": self.n, "id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"]} for s in self.sources],
                 "evidence": self.evidence, "text": self.text, "topic": self.topic,
-                "contributions": self.contributions}
+                "contributions": self.contributions, "main_contribution": self.main_contribution}
 
 
 @dataclass
@@ -119,7 +120,7 @@ class AnswerStream:
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total)
         self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
-                                   list(h.metadata.get("contributions") or []))
+                                   list(h.metadata.get("contributions") or []), h.metadata.get("main_contribution"))
                           for i, h in enumerate(hits, 1)]
         self.comparison = []
         if plan.form == "comparison" and len(self.citations) > 1:
@@ -227,8 +228,9 @@ class AnswerStream:
                     "Ask without \"of them\" to search the whole store.")
         if self.plan.kind == "contribution":
             kinds = " or ".join(self.plan.contributions)
-            return (f"No paper {'matching the filters' if self._filtered else 'in the store'} is labelled "
-                    f"{kinds}" + (f" and about {self.plan.query}" if self.plan.query else "") + ", so I cite none.")
+            kind = f"mainly {kinds}" if self.plan.mainly else f"labelled {kinds}"
+            return (f"No paper {'matching the filters' if self._filtered else 'in the store'} is {kind}"
+                    + (f" and about {self.plan.query}" if self.plan.query else "") + ", so I cite none.")
         return abstention(self._store_size, self._filtered)
 
     def _sentence(self, citation: Citation) -> Iterator[str]:
@@ -276,7 +278,7 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     """The answer's first line: the count first, and which of them this page shows."""
     if plan.paged:
         first = (plan.page - 1) * (plan.page_size or 0) + 1
-        about = f" ({' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
+        about = f" ({'mainly ' if plan.mainly else ''}{' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
         head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":

@@ -102,7 +102,8 @@ class Plan:
     page_size: int | None = PAGE_SIZE           # None: every paper at once (--all)
     source: str = "rules"                       # rules, or the LLM backend whose proposal the rules accepted
     pick_one: bool = False                      # a follow-up about one paper of the last answer ("the one about Lean")
-    mainly: bool = False                        # "mainly theoretical": papers whose main contribution is that kind
+    mainly: bool = False                        # "(which of them are) mainly theoretical": papers whose main
+                                                # contribution is that kind
     exclude: bool = False                       # a follow-up keeping the papers of the set the query does NOT fit
 
     def __post_init__(self) -> None:
@@ -126,7 +127,7 @@ class Plan:
                "source": self.source}
         if self.paged:
             out.update(page=self.page, page_size=self.page_size)
-        if self.kind == "contribution":
+        if self.kind == "contribution" or self.mainly:
             out["mainly"] = self.mainly
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude)
@@ -139,7 +140,8 @@ class Plan:
             text = f"list question: every paper on {about}"
         elif self.kind == "contribution":
             kinds = " or ".join(self.contributions)
-            text = f"contribution question: every {kinds} paper" + (f" on {about}" if about else "")
+            text = (f"contribution question: every paper whose main contribution is {kinds}" if self.mainly
+                    else f"contribution question: every {kinds} paper") + (f" on {about}" if about else "")
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.kind == "compare":
@@ -183,9 +185,9 @@ def asks_for_a_kind(question: str) -> bool:
 
 
 def asks_mainly(question: str) -> bool:
-    """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes, so
-    a paper that also brings a method of its own does not count ('mostly empirical' in a clause that asks
-    for something else does not make it so)."""
+    """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes (its
+    main contribution, read at ingest), not one of several it brings ('mostly empirical' in a clause that
+    asks for something else does not make it so)."""
     return bool(_MAINLY.search(_EXCLUSION.sub("", question)))
 
 
@@ -247,10 +249,11 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         kind = "compare" if is_compare(question) and len(followup.restrict_to) > 1 and not followup.pick_one \
             else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
+        kinds = contributions_asked(question)
         return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
                     restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup",
-                    contributions=contributions_asked(question),
+                    contributions=kinds, mainly=bool(kinds) and asks_mainly(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
     if is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2):

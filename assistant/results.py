@@ -34,4 +34,5 @@ class PaperHit:
         return {"id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
                 "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
-                "contributions": list(self.metadata.get("contributions") or [])}
+                "contributions": list(self.metadata.get("contributions") or []),
+                "main_contribution": self.metadata.get(schema.MAIN_CONTRIBUTION)}

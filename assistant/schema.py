@@ -5,7 +5,8 @@ A paper record (id: the abstract's hash) holds the abstract as its document and,
 ``title`` (``title_given``: from the data, not derived), ``sources`` (JSON: every place it was found,
 ``{"file", "path", "position"}``), ``files`` (their names, for filters), ``n_chunks`` and the optional
 fields of the data (``authors``, ``url``, ``venue``, ``decision``, ``ext_id``, ``year``, ``keywords``), and
-the kinds of contribution ingest labelled it with (``contributions``, by the rules of ``LABELLER_KEY``).
+the kinds of contribution ingest labelled it with (``contributions``) and the chief one among them
+(``main_contribution``), both by the rules of ``LABELLER_KEY``.
 
 A chunk record (id ``{paper id}:{i}``) holds its vector and, as metadata, ``paper_id``, the fields
 filters use (``FILTER_FIELDS``), and where its text lies in the abstract: ``start``/``end`` character
@@ -19,6 +20,7 @@ import json
 SCHEMA = 2  # 2: chunk records point into their abstract instead of copying it
 FILTER_FIELDS = ("year", "venue", "decision", "keywords", "contributions")  # copied onto chunks, with ``files``
 LABELLER_KEY = "contributions_version"  # which rules labelled a paper's ``contributions``: others are relabelled
+MAIN_CONTRIBUTION = "main_contribution"  # on paper records only: no filter reads it from chunks
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 
 

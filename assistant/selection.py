@@ -3,15 +3,20 @@
 - ``topic``: the few clear winners (the settings' gate), at most ``k``;
 - ``list``: every paper that passes the list gate (``search.LIST_GATE``), in pages;
 - ``named``: the paper the question names, or the one clear best match for a paper it describes;
-- ``contribution``: every paper ingest labelled with the kind asked for, narrowed to the topic if any;
+- ``contribution``: every paper ingest labelled with the kind asked for (for "mainly ...", whose main
+  contribution it is), narrowed to the topic if any;
 - ``compare``: each paper the question names or describes, one per name;
-- ``followup``: the last answer's papers, narrowed by the question when it asks for a subset.
+- ``followup``: the last answer's papers, narrowed by the question when it asks for a subset (of a kind of
+  contribution, by the labels or the main contribution as above).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ingest.main_contribution import main_contribution
+
+from . import schema
 from .filters import Filter
 from .plan import Plan, compared_names
 from .results import PaperHit
@@ -93,17 +98,11 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
 
 
 def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
-    """Every paper labelled with a kind asked for; with a topic, those of them that pass the list gate
-    among the labelled papers (relative to the best labelled one, since the label already holds)."""
-    def wanted(labels: set[str]) -> bool:
-        # "primarily empirical studies": a paper that also brings a method of its own is not one. Theory is
-        # the exception: a theoretical paper commonly proposes the method its analysis motivates.
-        if plan.mainly and "method" in labels and not {"method", "theory"} & set(plan.contributions):
-            return False
-        return bool(labels & set(plan.contributions))
-
+    """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
+    is one; with a topic, those of them that pass the list gate among the labelled papers (relative to the
+    best labelled one, since the label already holds)."""
     labelled = [(pid, meta, text) for pid, meta, text in searcher.store.iter_papers(include_text=True, where=where)
-                if wanted(set(meta.get("contributions") or []))]
+                if _of_kind(meta, text, plan.contributions, mainly=plan.mainly)]
     if not labelled:
         return Selection([])
     every_one = Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
@@ -122,13 +121,24 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     return Selection([_hit(c) for c in kept])
 
 
+def _of_kind(meta: dict, text: str | None, kinds: list[str], *, mainly: bool) -> bool:
+    """Whether a paper record is of one of ``kinds``: labelled so, or with ``mainly`` its main contribution
+    one of them. A record ingested before there were main contributions has its main contribution read
+    off its abstract here (a third of a millisecond), until the next ingest stores it."""
+    if not mainly:
+        return bool(set(meta.get("contributions") or []) & set(kinds))
+    main = meta.get(schema.MAIN_CONTRIBUTION) or \
+        main_contribution(str(meta.get("title", "")) if meta.get("title_given") else "", text or "")
+    return main in kinds
+
+
 def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection:
     """A follow-up: the last answer's papers, all of them (a comparison, 'tell me more'), or the subset
     the question asks for, decided by relevance within the set."""
     records = searcher.store.get_papers(list(plan.restrict_to or []))  # at most the last answer's papers
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
-    if plan.contributions:  # "which of those introduces a benchmark?": the labels decide
-        ids = [pid for pid in ids if set(records[pid][0].get("contributions") or []) & set(plan.contributions)]
+    if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
+        ids = [pid for pid in ids if _of_kind(*records[pid], plan.contributions, mainly=plan.mainly)]
     if plan.kind == "compare" or len(ids) <= 1 or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])

@@ -11,6 +11,9 @@ nouns of the phrase after the verb: a "benchmark" or "dataset" is a resource, a 
 Rules rather than an LLM or a classifier: ingest must stay fast (this runs on every new
 paper), the labels must not depend on the answering model, and 49 hand-labelled papers are
 too few to train on. Everything here is plain ``re`` over the sentences of one abstract.
+
+While reading, ``Evidence`` also keeps, sentence by sentence, the kinds each sentence is about
+(its ``trail``), from which ``ingest.main_contribution`` picks the paper's chief kind.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = (
     "benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position", "system/tool")
 LABELS = (BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL)  # the order every label list comes in
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
-# the next ingest. Raise it whenever a rule here changes what a paper gets.
-VERSION = 1
+# the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
+VERSION = 2  # 2: the main contribution
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")
@@ -50,6 +53,7 @@ _PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|fo
                          r"evaluating|measuring|assessing|covering|containing|comprising|spanning|targeting|featuring|"
                          r"consisting|and\s+(?:show|demonstrate|find|evaluate|study|use|apply))(?![\w-])", re.I)
 _PHRASE_WORDS = 16
+_ACRONYM = re.compile(r"[^()]{0,80}?\((?P<acronym>[A-Z][\w\-]*[A-Z][\w\-]*)\)")  # "a framework (CRD) to ..."
 _CONTAINS = re.compile(r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)")
 
 _KINDS = {
@@ -113,21 +117,27 @@ def label(title: str, text: str) -> list[str]:
 
     ``title`` is the paper's own title if it has one ("" otherwise): "A Survey of ..." or
     "X: A Benchmark for ..." say what the paper is even when the abstract is terse."""
-    found = _Evidence()
-    for kind, pattern in _TITLE:
-        if title and pattern.search(_MARKUP.sub("", title)):
-            found.add(kind)
+    return evidence(title, text).labels()
+
+
+def evidence(title: str, text: str) -> "Evidence":
+    """Everything the rules read in a paper's title and abstract (see ``label``)."""
+    found = Evidence()
+    found.read_title(title)
     for sentence in _SENTENCE.split(_MARKUP.sub("", text)):
         found.read(sentence)
-    return found.labels()
+    return found
 
 
-class _Evidence:
+class Evidence:
     """What the sentences of one abstract have said so far, and the names it introduced.
 
     ``score`` counts the cues for each kind (a title's word among them); ``sentences`` counts the
     sentences that gave each kind, to tell a paper's main contribution from one mentioned once in
-    passing."""
+    passing. ``trail`` holds, per sentence in order (the title first), the kinds that sentence is
+    about: what its cues give, but of a contribution phrase only its head ("a data synthesis
+    framework" is a framework), and the kind of any name the abstract coined earlier that it
+    mentions ("GEB consistently outperforms ...")."""
 
     def __init__(self) -> None:
         self.score = {kind: 0 for kind in LABELS}
@@ -135,14 +145,29 @@ class _Evidence:
         self.findings = 0  # claims about how existing work behaves (see _FINDING)
         self.named_method = False  # a coined name introduced as a method: the paper's method, not a side fix
         self.names: dict[str, set[str]] = {}  # name -> kinds it was introduced as
+        self.trail: list[set[str]] = []  # per sentence, the kinds it is about
+        self.finding_at: list[int] = []  # the trail positions of the findings
+        self.coined: dict[str, str] = {}  # name or its acronym -> the head kind it was introduced as
+        self.introduced_at: dict[str, int] = {}  # name -> the trail position of the sentence introducing it
         self._current: set[str] = set()  # kinds the sentence being read gave
+        self._about: set[str] = set()  # kinds the sentence being read is about (its trail entry)
 
-    def add(self, kind: str) -> None:
+    def add(self, kind: str, head: bool = True) -> None:
         self.score[kind] += 1
         self._current.add(kind)
+        if head:
+            self._about.add(kind)
+
+    def read_title(self, title: str) -> None:
+        self._current, self._about = set(), set()
+        for kind, pattern in _TITLE:
+            if title and pattern.search(_MARKUP.sub("", title)):
+                self.add(kind)
+        self.trail.append(self._about)
 
     def read(self, sentence: str) -> None:
-        self._current = set()
+        self._current, self._about = set(), set()
+        coined_before = set(self.coined)
         own = bool(_OWN.search(sentence)) or any(sentence.startswith(name + " ") for name in self.names)
         for match in _CONTRIBUTE.finditer(sentence):
             self._contributed(match.group("rest"))
@@ -159,15 +184,21 @@ class _Evidence:
                 self.add(EMPIRICAL)
             elif _FINDING.search(sentence) and not theoretical:  # "we theoretically show that existing ..." is theory
                 self.findings += 1
+                self.finding_at.append(len(self.trail))
             if _POSITION.search(sentence):
                 self.add(SURVEY)
             if _OPEN_SOURCE.search(sentence):
                 self.add(TOOL)
         for kind in self._current:
             self.sentences[kind] += 1
+        for name, kind in self.coined.items():  # as they stand now: "X includes a benchmark" made X one
+            if name in coined_before and re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", sentence):
+                self._about.add(kind)
+        self.trail.append(self._about)
 
     def _contributed(self, rest: str) -> None:
         """The phrase after "we introduce/propose/conduct ...": what the paper puts forward."""
+        acronym = _ACRONYM.match(rest)
         rest = _ASIDE.sub("", rest)
         name = _leading_name(rest)
         if name:  # "LEXam: a benchmark ..." reads as "LEXam, a benchmark ..."
@@ -175,7 +206,7 @@ class _Evidence:
             rest = name + ", " + after.lstrip(" :,\u2014-")
         end = _PHRASE_END.search(rest)
         phrase = rest[:end.start()] if end else rest
-        kinds = self._classify(_WORD.findall(phrase)[:_PHRASE_WORDS], named=name)
+        kinds = self._classify(_WORD.findall(phrase)[:_PHRASE_WORDS], named=name, text=phrase)
         if _STUDY_NOUN.search(phrase):
             if _THEORY_WORD.search(phrase):
                 self.add(THEORY)
@@ -183,8 +214,15 @@ class _Evidence:
                 self.add(EMPIRICAL)
         if name:
             self.names[name] = kinds
+            self.introduced_at[name] = len(self.trail)
+        head = _head(phrase, kinds)
+        for coined in (name, acronym and acronym.group("acronym")):
+            if coined and head:
+                self.coined[coined] = head
 
-    def _classify(self, words: list[str], named: str | None) -> set[str]:
+    def _classify(self, words: list[str], named: str | None, text: str | None = None) -> set[str]:
+        """The kinds a contribution phrase gives (``words``, or ``text`` as written, for its commas);
+        the trail takes only its head's (``_head``)."""
         phrase = " ".join(words)
         kinds = {kind for kind, nouns in _KINDS.items() if any(w.lower() in nouns for w in words)}
         if _DATA_PHRASE.search(phrase):
@@ -193,8 +231,9 @@ class _Evidence:
             kinds.discard(BENCHMARK)
         if named and not kinds:
             kinds = {METHOD}  # "we introduce PoLR, the first inference-time ..." names a new artifact
+        head = _head(text if text is not None else phrase, kinds)
         for kind in kinds:
-            self.add(kind)
+            self.add(kind, head=kind == head)
         if named and METHOD in kinds:
             self.named_method = True
         return kinds
@@ -205,12 +244,17 @@ class _Evidence:
             match = _CONTAINS.match(sentence, len(name)) if sentence.startswith(name) else None
             if not match:
                 continue
-            inner = self._classify(_WORD.findall(_ASIDE.sub("", match.group("rest")))[:_PHRASE_WORDS],
-                                   named=_leading_name(match.group("rest")))
+            inner_name = _leading_name(match.group("rest"))
+            inner = self._classify(_WORD.findall(_ASIDE.sub("", match.group("rest")))[:_PHRASE_WORDS], named=inner_name)
+            if inner_name and _head(match.group("rest"), inner):
+                self.coined[inner_name] = _head(match.group("rest"), inner)
             if METHOD in kinds and inner & {BENCHMARK, TOOL} and METHOD not in inner:
                 self.score[METHOD] -= 1
                 self.sentences[METHOD] -= 1
                 self.names[name] = kinds - {METHOD}
+                at = self.introduced_at.get(name, len(self.trail))  # the collection was never a method
+                (self.trail[at] if at < len(self.trail) else self._about).discard(METHOD)
+                self.coined[name] = _head(match.group("rest"), inner) or BENCHMARK  # it is what it holds
 
     def labels(self) -> list[str]:
         score = dict(self.score)
@@ -223,6 +267,21 @@ class _Evidence:
             score[METHOD] = 0
         chosen = [kind for kind in LABELS if score[kind] > 0]
         return chosen or [METHOD]
+
+
+def _head(phrase: str, kinds: set[str]) -> str | None:
+    """The kind of a contribution phrase's head noun: the last word of a kind in its first noun phrase
+    (up to the first comma that has one), so "a policy evaluation environment" is a tool and "a data
+    synthesis framework" a method. A phrase with a kind but no such word (a data phrase, a bare name)
+    has the one kind it was given, or the first in ``LABELS`` order."""
+    if not kinds:
+        return None
+    for part in phrase.split(","):
+        heads = [kind for word in _WORD.findall(part) for kind, nouns in _KINDS.items()
+                 if kind in kinds and word.lower() in nouns]
+        if heads:
+            return heads[-1]
+    return next(kind for kind in LABELS if kind in kinds)
 
 
 def _leading_name(rest: str) -> str | None:

@@ -24,7 +24,8 @@ from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
 from .chunking import Chunker
-from .contributions import VERSION as LABELLER_VERSION, label as contribution_labels
+from .contributions import VERSION as LABELLER_VERSION
+from .main_contribution import read as read_contributions
 from .names import derive_title
 from .parse import parse_file, discover
 from .records import Record, Skipped
@@ -40,7 +41,7 @@ class IngestReport:
     updated: int = 0
     removed: int = 0
     unchanged: int = 0
-    relabelled: int = 0  # stored papers given new contribution labels (no re-embedding)
+    relabelled: int = 0  # stored papers given new contribution labels and main contribution (no re-embedding)
     chunks: int = 0
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
@@ -156,7 +157,8 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
 
 
 def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
-    """Give stored papers the current labeller's contribution labels, on their records and chunks.
+    """Give stored papers the current labeller's contribution labels (on their records and chunks) and
+    main contribution (on their records).
 
     Only metadata is written (Chroma merges it into what a record has), so nothing is re-embedded.
     Chunk ids are ``{paper}:{i}`` for i below the paper's ``n_chunks``, so they are updated by id
@@ -172,11 +174,12 @@ def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
             if pid not in found:  # deleted meanwhile by another client of a Chroma server
                 continue
             meta, text = found[pid]
-            labels = contribution_labels(str(meta["title"]) if meta.get("title_given") else "", text)
+            read = read_contributions(str(meta["title"]) if meta.get("title_given") else "", text)
             chunks = [f"{pid}:{i}" for i in range(int(metas[pid].get("n_chunks", 1)))]
             chunk_ids += chunks
-            chunk_metas += [{"contributions": labels}] * len(chunks)
-            paper_metas.append({"contributions": labels, schema.LABELLER_KEY: LABELLER_VERSION})
+            chunk_metas += [{"contributions": read.labels}] * len(chunks)
+            paper_metas.append({"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main,
+                                schema.LABELLER_KEY: LABELLER_VERSION})
         for part in store.batches(list(range(len(chunk_ids)))):
             store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
         if paper_metas:
@@ -207,8 +210,8 @@ def _prepare(window: list[Paper], chunker: Chunker) -> _Window:
         given = paper.metadata.get("title")
         meta = schema.paper_metadata(given or derive_title(paper.text), bool(given), paper.metadata, paper.sources,
                                      len(pieces))
-        meta.update(contributions=contribution_labels(str(given or ""), paper.text),
-                    **{schema.LABELLER_KEY: LABELLER_VERSION})
+        read = read_contributions(str(given or ""), paper.text)
+        meta.update(contributions=read.labels, **{schema.MAIN_CONTRIBUTION: read.main, schema.LABELLER_KEY: LABELLER_VERSION})
         out.paper_metas.append(meta)
         for index, (piece, span) in enumerate(zip(pieces, schema.spans(paper.text, pieces))):
             out.chunk_ids.append(schema.chunk_id(paper.id, index))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import run_cli
+from .conftest import DATA, run_cli
 
 
 def short(titles) -> set[str]:
@@ -36,6 +36,30 @@ def test_a_contribution_question_uses_the_papers_labels(corpus):
     assert answer.citations and all("benchmark/dataset" in c.contributions for c in answer.citations)
     assert {"GDPval", "LEXam"} <= short(c.title for c in answer.citations)
     assert corpus.ask("Are there any surveys or position papers?", llm="none").citations == []
+
+
+def test_a_mainly_question_cites_the_papers_whose_main_contribution_it_is(corpus):
+    hand = [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
+    theory = corpus.ask("Which papers are purely theoretical?", llm="none")
+    assert theory.plan.kind == "contribution" and theory.plan.mainly and theory.plan.contributions == ["theory"]
+    assert theory.citations and all(c.main_contribution == "theory" for c in theory.citations)
+    assert {c.id for c in theory.citations} == {r["id"] for r in hand if r["main"] == "theory"}
+    assert "PoLR" not in short(c.title for c in theory.citations)  # its theory explains its method
+    assert theory.answer.startswith("3 papers in the store answer this (mainly theory):")
+    # without "mainly", every paper with a theoretical contribution
+    some = corpus.ask("Are there any theoretical papers?", llm="none")
+    assert not some.plan.mainly and "PoLR" in short(c.title for c in some.citations)
+    assert {c.id for c in theory.citations} < {c.id for c in some.citations}
+
+
+def test_a_follow_up_asking_which_are_mainly_of_a_kind_reads_the_main_contribution(corpus):
+    conversation = corpus.conversation()
+    some = corpus.ask("Are there any theoretical papers?", llm="none", conversation=conversation, page_size=None)
+    mainly = corpus.ask("which of them are mostly theoretical?", llm="none", conversation=conversation)
+    assert mainly.plan.kind == "followup" and mainly.plan.mainly and mainly.plan.as_dict()["mainly"] is True
+    assert mainly.citations and all(c.main_contribution == "theory" for c in mainly.citations)
+    assert {c.id for c in mainly.citations} == {c.id for c in some.citations if c.main_contribution == "theory"}
+    assert len(mainly.citations) < len(some.citations)
 
 
 def test_a_named_question_cites_that_paper_alone(corpus):

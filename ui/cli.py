@@ -10,6 +10,7 @@ import click
 from .cli_answer import register
 from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, question_options,
                          where_from)
+from .terminal import labels_text
 
 
 @click.group(context_settings=CONTEXT)
@@ -72,8 +73,8 @@ def _print_hits(hits, first: int = 1) -> None:
         if hit.topic and (rank == first or hits[rank - first - 1].topic != hit.topic):  # a question on several topics
             click.echo(click.style(f"On {hit.topic}:", underline=True))
         click.echo(click.style(f"{rank}. {hit.title}", bold=True) + f"  (relevance {hit.score:.2f})")
-        labels = hit.metadata.get("contributions") or []
-        click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}" + (f"  [{', '.join(labels)}]" if labels else ""))
+        click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}"
+                   + labels_text(hit.metadata.get("contributions") or [], hit.metadata.get("main_contribution")))
         click.echo(f"   \u201c{hit.passage.strip()}\u201d\n")
 
 

@@ -10,6 +10,13 @@ import click
 from .interrupts import stoppable
 
 
+def labels_text(labels, main: str | None = None) -> str:
+    """A paper's kinds of contribution at the end of its line, "  [method, theory; mainly theory]" ("" if none)."""
+    if not labels:
+        return ""
+    return f"  [{', '.join(labels)}" + (f"; mainly {main}" if main and len(labels) > 1 else "") + "]"
+
+
 def print_citations(answer, out=click.echo) -> None:
     if not answer.citations:
         return
@@ -17,7 +24,7 @@ def print_citations(answer, out=click.echo) -> None:
     for c in answer.citations:
         where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
         out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else "")
-            + (f"  [{', '.join(c.contributions)}]" if c.contributions else ""))
+            + labels_text(c.contributions, c.main_contribution))
         out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
 
 

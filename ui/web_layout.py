@@ -145,8 +145,8 @@ def build_app(assistant) -> gr.Blocks:
                     Empty (the default): every paper.
                 page: for a list question ("which papers ..."), which page of 20 papers to answer with
             Returns:
-                the answer text with [n] markers; the cited papers as a list of
-                {n, id, title, sources, evidence, text, topic, contributions}; and details: {plan (the
+                the answer text with [n] markers; the cited papers as a list of {n, id, title, sources,
+                evidence, text, topic, contributions, main_contribution}; and details: {plan (the
                 question's kind, topics, paper set and answer form), total (papers that answer it, on
                 every page), comparison (for a comparison: one row per paper, {n, problem, approach,
                 evaluated_on, result}, quoted from the abstracts), synthesis (a capable model's checked
@@ -166,7 +166,8 @@ def build_app(assistant) -> gr.Blocks:
                     (at most 100 values in all). Empty (the default): every paper.
                 page: for a list query ("papers on ..."), which page of 20 papers to return
             Returns:
-                a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions}
+                a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions,
+                main_contribution}
             """
             return app.api_search(query, k, where, page)
 

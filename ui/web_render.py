@@ -136,11 +136,13 @@ def topic_html(topic: str | None) -> str:
     return f'<div class="topic">on <b>{esc(topic)}</b></div>' if topic else ""
 
 
-def labels_html(labels: Sequence[str]) -> str:
-    """A paper's kinds of contribution (ingest's labels), as small chips."""
+def labels_html(labels: Sequence[str], main: str | None = None) -> str:
+    """A paper's kinds of contribution (ingest's labels), as small chips; its main one stands out when it has several."""
     if not labels:
         return ""
-    return '<div class="labels">' + "".join(f'<span class="label">{esc(label)}</span>' for label in labels) + "</div>"
+    chips = (f'<span class="label main" title="main contribution">{esc(label)}</span>' if label == main and len(labels) > 1
+             else f'<span class="label">{esc(label)}</span>' for label in labels)
+    return '<div class="labels">' + "".join(chips) + "</div>"
 
 
 def source_card(turn: int, citation: Any, open_: bool = False) -> str:
@@ -150,7 +152,7 @@ def source_card(turn: int, citation: Any, open_: bool = False) -> str:
             f'<div class="src-head"><span class="badge">{citation.n}</span>'
             f'<h4 class="src-title">{esc(citation.title)}</h4></div>'
             f'{topic_html(getattr(citation, "topic", None))}'
-            f'{labels_html(getattr(citation, "contributions", []))}'
+            f'{labels_html(getattr(citation, "contributions", []), getattr(citation, "main_contribution", None))}'
             f'{files_html(citation.sources)}'
             f'<blockquote class="quote">{prose(citation.evidence)}</blockquote>'
             f'<details class="abstract"{" open" if open_ else ""}><summary>Full abstract</summary>'
