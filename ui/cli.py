@@ -57,8 +57,9 @@ def ingest(ctx, paths, as_json, rebuild):
     if as_json:
         print_json(report.as_dict())
     else:
+        relabelled = f" ({report.relabelled} given new contribution labels)" if report.relabelled else ""
         click.echo(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
-                   f"{report.unchanged} unchanged in {report.seconds:.1f}s; "
+                   f"{report.unchanged} unchanged{relabelled} in {report.seconds:.1f}s; "
                    f"the store holds {report.papers} papers in {report.chunks} chunks.")
         for item in report.skipped:
             click.echo(f"skipped {item.path}: {item.reason}", err=True)
