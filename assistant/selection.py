@@ -108,17 +108,34 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     every_one = Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
                                  key=lambda h: h.title.lower()))
     if not plan.query.strip():
-        return every_one
+        return _by_kind(every_one, plan)
     everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
     if max((c.relevance for c in everything), default=0.0) < LIST_GATE.abstain:
         # what is left of the question ("of how existing models behave") is no topic any paper is about:
         # it describes the kind, so every paper of the kind answers
-        return every_one
+        return _by_kind(every_one, plan)
     ids = {pid for pid, _m, _t in labelled}
     found = [c for c in everything if c.id in ids]
     best = max((c.relevance for c in found), default=0.0)
     kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
-    return Selection([_hit(c) for c in kept])
+    return _by_kind(Selection([_hit(c) for c in kept]), plan)
+
+
+def _by_kind(selection: Selection, plan: Plan) -> Selection:
+    """A question asking for several kinds ("surveys or benchmarks on agents?") gets its papers grouped by
+    kind, in the order asked, each hit naming its group as its ``topic``; one kind needs no groups."""
+    if len(plan.contributions) < 2:
+        return selection
+    groups: dict[str, list[PaperHit]] = {kind: [] for kind in plan.contributions}
+    for hit in selection.hits:
+        own = [hit.metadata.get(schema.MAIN_CONTRIBUTION)] if plan.mainly else hit.metadata.get("contributions") or []
+        groups[next((k for k in plan.contributions if k in own), plan.contributions[0])].append(hit)
+    if sum(1 for hits in groups.values() if hits) < 2:
+        return selection  # papers of one kind only: no headings
+    for kind, hits in groups.items():
+        for hit in hits:
+            hit.topic = f"{kind} papers"
+    return Selection([hit for kind in plan.contributions for hit in groups[kind]], selection.empty_topics)
 
 
 def _of_kind(meta: dict, text: str | None, kinds: list[str], *, mainly: bool) -> bool:

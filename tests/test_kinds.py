@@ -38,6 +38,20 @@ def test_a_contribution_question_uses_the_papers_labels(corpus):
     assert corpus.ask("Are there any surveys or position papers?", llm="none").citations == []
 
 
+def test_an_answer_on_several_kinds_is_grouped_by_kind(corpus):
+    answer = corpus.ask("Which papers introduce a new benchmark or a theoretical framework?", llm="none",
+                        page_size=None)
+    assert answer.plan.contributions == ["benchmark/dataset", "theory"]
+    topics = [c.topic for c in answer.citations]
+    assert topics == sorted(topics, key=["benchmark/dataset papers", "theory papers"].index)  # benchmarks first
+    assert set(topics) == {"benchmark/dataset papers", "theory papers"}
+    for c in answer.citations:
+        assert c.topic.removesuffix(" papers") in c.contributions
+    assert "**On benchmark/dataset papers:**" in answer.answer and "**On theory papers:**" in answer.answer
+    one_kind = corpus.ask("Which papers introduce a new benchmark?", llm="none")
+    assert {c.topic for c in one_kind.citations} == {None}
+
+
 def test_a_mainly_question_cites_the_papers_whose_main_contribution_it_is(corpus):
     hand = [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
     theory = corpus.ask("Which papers are purely theoretical?", llm="none")
