@@ -283,6 +283,13 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
         return f"Comparing {shown} papers:" if shown > 1 else f"Only one of the papers compared is {where}:"
+    if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store
+        if len(plan.restrict_to) == 1:
+            return "From the last answer:"  # "what about the second one?": the plan line names the paper
+        if plan.whole_set or len(plan.restrict_to) == shown:
+            return f"Each of the {shown} papers of the last answer:"
+        return f"{shown} of the {len(plan.restrict_to)} papers of the last answer:" if shown > 1 else \
+            f"One of the {len(plan.restrict_to)} papers of the last answer:"
     return f"One paper {where} addresses this:" if shown == 1 else f"{shown} papers {where} address this:"
 
 

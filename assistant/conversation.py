@@ -50,6 +50,7 @@ class Resolved:
     switch_to: str | None = None     # "and for robotics?": a new search on this topic, same kind as the last
     last_kind: str = "topic"
     exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
+    whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
 
 
 @dataclass
@@ -95,9 +96,11 @@ class Conversation:
                 count = len(last.citation_ids)
                 if negated and remaining:
                     return Resolved(remaining, list(last.citation_ids), True,
-                                    f"those of the last answer's {count} papers that are not on {remaining}", exclude=True)
+                                    f"those of {_the_papers(count)} that are not on {remaining}", exclude=True)
+                whole = not _SELECTS.search(question)  # "what do they evaluate on?" asks about each of them
                 return Resolved(remaining or last.query, list(last.citation_ids), True,
-                                f"the {count} papers of the last answer" + (f", on {remaining}" if remaining else ""))
+                                f"{'each of ' if whole and remaining and count > 1 else ''}{_the_papers(count)}"
+                                + (f", on {remaining}" if remaining else ""), whole_set=whole)
             if len(last.citation_ids) == 1 and _SINGLE.search(question):
                 remaining = _content(_SINGLE.sub(" ", rest))
                 return Resolved(remaining or last.query, list(last.citation_ids), True,
@@ -108,8 +111,16 @@ class Conversation:
         return Resolved(question, None)
 
 
+# Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question
+# about a set without them ("what do they evaluate on?", "what are their results?") is about each paper.
+_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|the ones|those (?:that|which|with|about|"
+                      r"using|on|in))\b", re.IGNORECASE)
 # "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
 _NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t)\b", re.IGNORECASE)
+
+def _the_papers(count: int) -> str:
+    return "the paper of the last answer" if count == 1 else f"the {count} papers of the last answer"
+
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
               "one ones paper papers work works they them it its this that these those use uses using "

@@ -105,6 +105,7 @@ class Plan:
     mainly: bool = False                        # "(which of them are) mainly theoretical": papers whose main
                                                 # contribution is that kind
     exclude: bool = False                       # a follow-up keeping the papers of the set the query does NOT fit
+    whole_set: bool = False                     # a follow-up about each paper of the set ("what do they evaluate on?")
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -130,7 +131,8 @@ class Plan:
         if self.kind == "contribution" or self.mainly:
             out["mainly"] = self.mainly
         if self.restrict_to is not None:
-            out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude)
+            out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude,
+                       whole_set=self.whole_set)
         return out
 
     def line(self) -> str:
@@ -252,7 +254,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         kinds = contributions_asked(question)
         return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
                     restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
-                    exclude=followup.exclude and kind == "followup",
+                    exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})

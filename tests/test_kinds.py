@@ -121,11 +121,25 @@ def test_a_follow_up_can_ask_for_the_papers_that_do_not_fit(corpus):
     grpo = corpus.ask("which of them use GRPO?", llm="none", conversation=fits)
     other = corpus.ask("which of them don't use GRPO?", llm="none", conversation=rest)
     assert other.plan.exclude and not grpo.plan.exclude and other.plan.query == grpo.plan.query == "GRPO"
-    assert other.plan.line().startswith("follow-up: those of the last answer's")
+    assert other.plan.line().startswith("follow-up: those of the ") and "that are not on GRPO" in other.plan.line()
     fit, left = {c.id for c in grpo.citations}, {c.id for c in other.citations}
     assert fit and left and not fit & left and fit | left == {c.id for c in first.citations}
     assert "SFPO" in short(c.title for c in grpo.citations)  # "Slow-Fast Policy Optimization ... GRPO"
     assert "SFPO" not in short(c.title for c in other.citations)
+
+
+def test_a_follow_up_about_each_paper_keeps_them_all(corpus):
+    conversation = corpus.conversation()
+    first = corpus.ask("which papers reduce reasoning token usage?", llm="none", conversation=conversation)
+    each = corpus.ask("what benchmarks do they evaluate on?", llm="none", conversation=conversation)
+    assert each.plan.whole_set and [c.id for c in each.citations] == [c.id for c in first.citations]
+    assert each.answer.startswith(f"Each of the {len(first.citations)} papers of the last answer:")
+    quoted = {c.title: c.evidence for c in first.citations}
+    laser = next(c for c in each.citations if c.title.startswith("LASER-D"))
+    assert laser.evidence != quoted[laser.title] and "Experiments on" in laser.evidence  # quoted for the new question
+    some = corpus.ask("which of them use reinforcement learning?", llm="none", conversation=conversation)
+    assert not some.plan.whole_set and 0 < len(some.citations) < len(first.citations)
+    assert some.answer.startswith(f"One of the {len(first.citations)} papers of the last answer:")
 
 
 def test_an_empty_subset_says_so_instead_of_blaming_the_store(corpus):

@@ -39,7 +39,7 @@ def test_chat_session_with_commands(chat, tmp_path):
     assert "PoLR" in answer or "LASER-D" in answer
 
     child.sendline("what about the second one?")
-    child.expect("One paper in the store addresses this")
+    child.expect("From the last answer:")
     child.expect(PROMPT)
 
     child.sendline("/sources")
