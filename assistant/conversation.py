@@ -129,4 +129,9 @@ _FILLER = set("what which who how does do did is are was were the a an of about 
 
 def _content(text: str) -> str:
     words = [w for w in re.findall(r"[\w\-]+", text) if w.lower() not in _FILLER]
+    while words and words[-1].lower() in _TRAILING:  # "what do they evaluate on?" -> "evaluate"
+        words.pop()
     return " ".join(words)
+
+
+_TRAILING = {"on", "in", "of", "for", "with", "to", "from", "by", "at", "about", "like"}
