@@ -2,7 +2,7 @@
 of a JSON Lines corpus, timed against the ingest time you give.
 
     python bench/generate.py --n 20000 --format jsonl --out $BENCH/20k.jsonl
-    python bench/labels.py --corpus $BENCH/20k.jsonl --ingest-seconds 448.6
+    python bench/labels.py --corpus $BENCH/20k.jsonl --ingest-seconds 299.2
 
 Prints, for labels alone (``ingest.contributions.label``) and for what ingest runs
 (``ingest.main_contribution.read``: labels and main contribution in one reading), the best of
