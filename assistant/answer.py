@@ -116,11 +116,11 @@ class AnswerStream:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
-        first = (plan.page - 1) * plan.page_size if plan.paged and plan.page_size else 0
+        first = plan.earlier
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total)
         self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
-                                   list(h.metadata.get("contributions") or []), h.metadata.get("main_contribution"))
+                                   h.contributions, h.main_contribution)
                           for i, h in enumerate(hits, 1)]
         self.comparison = []
         if plan.form == "comparison" and len(self.citations) > 1:
@@ -277,7 +277,7 @@ def tidy(line: str) -> str:
 def opening(plan, shown: int, total: int, where: str) -> str:
     """The answer's first line: the count first, and which of them this page shows."""
     if plan.paged:
-        first = (plan.page - 1) * (plan.page_size or 0) + 1
+        first = plan.earlier + 1
         about = f" ({'mainly ' if plan.mainly else ''}{' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
         head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")

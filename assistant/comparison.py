@@ -85,17 +85,3 @@ def _first(found: list[str], test) -> str | None:
 
 def _last(found: list[str], test) -> str | None:
     return next((s for s in reversed(found) if test(s)), None)
-
-
-def as_markdown(rows: list[dict], titles: dict[int, str]) -> str:
-    """The comparison as a Markdown table (the web renders it; the terminal draws its own)."""
-    head = "| | " + " | ".join(HEADINGS[c] for c in COLUMNS) + " |"
-    lines = [head, "|---" * (len(COLUMNS) + 1) + "|"]
-    for row in rows:
-        cells = [_cell(row[c]) for c in COLUMNS]
-        lines.append(f"| **{_cell(titles.get(row['n'], ''))}** [{row['n']}] | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")

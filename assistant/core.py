@@ -13,7 +13,7 @@ from .conversation import GROUP_REFERENCE
 from .filters import Filter
 from .plan import Plan, make_plan
 from .results import PaperHit
-from .settings import Settings, bundled_corpus
+from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
 
 
@@ -32,7 +32,6 @@ class Found:
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
-SETTINGS_PAGE = 0  # page_size: the settings' (ASSISTANT_PAGE_SIZE); None: every paper at once
 
 
 class Assistant:
@@ -126,7 +125,8 @@ class Assistant:
         from .search import focus, topics
 
         question = self._check_question(question, name)
-        where = str(self._filter(where) or "") or None  # the plan shows the filters as text
+        parsed = self._filter(where)
+        where = str(parsed or "") or None  # the plan shows the filters as text
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
@@ -153,7 +153,7 @@ class Assistant:
             if condensed is not None:
                 plan.source = source
             elif resolved is None and propose:
-                plan = self._proposed(plan, named, llm)
+                plan = self._proposed(plan, named, llm, parsed)
         if not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
             raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
         if page_size == SETTINGS_PAGE:
@@ -193,7 +193,7 @@ class Assistant:
             return None
         return standalone, f"rewritten by {backend.name}: {standalone}", f"rules, with {backend.name}'s rewrite"
 
-    def _proposed(self, plan: Plan, named: list[str], llm: str | None) -> Plan:
+    def _proposed(self, plan: Plan, named: list[str], llm: str | None, where: Filter | None) -> Plan:
         """``plan``, or a capable backend's proposal for it when the rules accept that (``plan_proposal``).
         A question's proposal is remembered, so its later pages are planned alike."""
         from .plan_proposal import propose, review
@@ -211,8 +211,6 @@ class Assistant:
                 return plan
             while len(self._proposals) > 256:
                 self._proposals.pop(next(iter(self._proposals)))
-        where = self._filter(plan.filters)
-
         def finds(text: str) -> bool:
             return any(c.relevance >= LIST_GATE.abstain or c.named for c in self.searcher.candidates(text, where=where))
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from .errors import InputError
+from .schema import CONTRIBUTION_LABELS
 
 # field -> the metadata key paper and chunk records hold it under
 FIELDS = {"file": "files", "year": "year", "venue": "venue", "decision": "decision", "keyword": "keywords",
@@ -22,9 +23,9 @@ FIELDS = {"file": "files", "year": "year", "venue": "venue", "decision": "decisi
 ALIASES = {"source": "file", "files": "file", "keywords": "keyword", "contributions": "contribution"}
 LIST_KEYS = {"files", "keywords", "contributions"}  # list metadata: a value matches when the list contains it
 FACETS = ("file", "year", "venue", "decision", "keyword", "contribution")  # the fields the browser offers, in order
-# The kinds of contribution ingest labels papers with (ingest/contributions.py LABELS; a test keeps the two equal).
-# A filter names one whole or by one of its words: contribution=benchmark, contribution=empirical.
-CONTRIBUTIONS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position", "system/tool")
+# The kinds of contribution ingest labels papers with. A filter names one whole or by one of its words:
+# contribution=benchmark, contribution=empirical.
+CONTRIBUTIONS = CONTRIBUTION_LABELS
 HINT = ('Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, keyword, contribution).')
 YEARS = (1, 9999)
 
@@ -45,12 +46,9 @@ class Filter:
         """A Filter from a Filter, None, text, JSON text, a dict, or ``FIELD=VALUE`` pairs, plus ``sources``
         (file names). Raises ``InputError`` naming what is wrong, and past ``max_values`` values in all."""
         if isinstance(value, Filter):
-            found = value
-        else:
-            items = _items(value) + [_split(p) for p in pairs] + [("file", s) for s in sources]
-            found = cls.of(items, max_values)
-        found.check(max_values)
-        return found
+            return value.check(max_values)
+        items = _items(value) + [_split(p) for p in pairs] + [("file", s) for s in sources]
+        return cls.of(items, max_values)  # counts the values as it reads them
 
     @classmethod
     def of(cls, items: Iterable[tuple[str, Any]], max_values: int | None = None) -> "Filter":

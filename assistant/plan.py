@@ -116,6 +116,11 @@ class Plan:
         """Whether the answer lists every relevant paper (in pages) rather than the top ``k``."""
         return self.form == "list"
 
+    @property
+    def earlier(self) -> int:
+        """How many papers come on the pages before this one (0 for an answer that is not paged)."""
+        return (self.page - 1) * self.page_size if self.paged and self.page_size else 0
+
     def later(self, shown: int, total: int) -> int:
         """How many of ``total`` papers come on later pages, after this page's ``shown``."""
         if not self.paged or not self.page_size or not shown:

@@ -24,9 +24,8 @@ import json
 
 from .evidence import drawn_from, share_kept
 from .plan import FORMS, KINDS, Plan, asks_for_a_kind, asks_mainly, compared_names, contributions_asked
+from .schema import CONTRIBUTION_LABELS
 
-CONTRIBUTION_LABELS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position",
-                       "system/tool")  # as ingest labels papers (ingest.contributions.LABELS; a test keeps them equal)
 PROPOSED_KINDS = tuple(k for k in KINDS if k != "followup")  # follow-ups are resolved by the conversation's rules
 MAX_TOPICS = 4
 SYSTEM = ("You plan how to answer a question about a collection of research paper abstracts. Reply with JSON "
@@ -83,9 +82,9 @@ def review(proposal: dict | None, rules: Plan, *, named: list[str], model: str, 
 
 def _unfound(proposal: dict, rules: Plan, finds) -> str:
     """A topic of the proposal that finds nothing, when the question itself finds something."""
-    for topic in proposal.get("topics") or []:
-        if not finds(topic) and finds(rules.query or rules.question):
-            return f"the topic {topic.strip()[:60]!r} finds no paper"
+    unfound = next((t for t in proposal.get("topics") or [] if not finds(t)), None)
+    if unfound is not None and finds(rules.query or rules.question):
+        return f"the topic {unfound.strip()[:60]!r} finds no paper"
     return ""
 
 

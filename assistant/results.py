@@ -27,6 +27,16 @@ class PaperHit:
         extra = {k: v for k, v in meta.items() if k not in schema.BOOKKEEPING}
         return cls(pid, meta.get("title", pid), schema.read_sources(meta), score, text, passage or text, extra, topic)
 
+    @property
+    def contributions(self) -> list[str]:
+        """The kinds of contribution ingest labelled the paper with."""
+        return list(self.metadata.get("contributions") or [])
+
+    @property
+    def main_contribution(self) -> str | None:
+        """The chief of them (None in a store ingested before there were main contributions)."""
+        return self.metadata.get(schema.MAIN_CONTRIBUTION)
+
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]
 
@@ -34,5 +44,4 @@ class PaperHit:
         return {"id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
                 "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
-                "contributions": list(self.metadata.get("contributions") or []),
-                "main_contribution": self.metadata.get(schema.MAIN_CONTRIBUTION)}
+                "contributions": self.contributions, "main_contribution": self.main_contribution}

@@ -20,6 +20,9 @@ import json
 SCHEMA = 2  # 2: chunk records point into their abstract instead of copying it
 FILTER_FIELDS = ("year", "venue", "decision", "keywords", "contributions")  # copied onto chunks, with ``files``
 LABELLER_KEY = "contributions_version"  # which rules labelled a paper's ``contributions``: others are relabelled
+# The kinds of contribution ingest labels a paper with (``ingest.contributions``), in the order label lists keep.
+CONTRIBUTION_LABELS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position",
+                       "system/tool")
 MAIN_CONTRIBUTION = "main_contribution"  # on paper records only: no filter reads it from chunks
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 
@@ -31,6 +34,11 @@ def chunk_id(paper_id: str, index: int) -> str:
 def chunk_ids(paper_meta: dict, paper_id: str) -> list[str]:
     """Every chunk id of a paper, from its record (fetching chunks by id is fast; by a filter, slow)."""
     return [chunk_id(paper_id, i) for i in range(int(paper_meta.get("n_chunks", 1)))]
+
+
+def given_title(paper_meta: dict) -> str:
+    """The paper's title when the data gave one ("" when it was derived from the abstract)."""
+    return str(paper_meta.get("title", "")) if paper_meta.get("title_given") else ""
 
 
 def read_sources(paper_meta: dict) -> list[dict]:

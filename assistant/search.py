@@ -164,7 +164,7 @@ class HybridSearcher:
         ranked = [c for c in found.values() if c.id in records]  # no paper record: an interrupted ingest
         for c in ranked:
             c.meta, c.text = records[c.id]
-            c.passage = self.store.passage(spans[c.id], c.text)
+            c.passage = schema.passage(spans[c.id], c.text)
             c.bm25 = bm25.of(c.id)
             c.named = c.id in named
         shares = self.lexical.paper_coverage(query, [c.id for c in ranked])

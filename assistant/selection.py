@@ -18,7 +18,7 @@ from ingest.main_contribution import main_contribution
 
 from . import schema
 from .filters import Filter
-from .plan import Plan, compared_names
+from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
 
@@ -27,11 +27,10 @@ LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has doz
 
 @dataclass
 class Selection:
-    """The papers a plan's answer cites, in order, with what the answer should say about the rest."""
+    """The papers a plan's answer cites, in order, and the topics of the question that found none."""
 
     hits: list[PaperHit]                        # every relevant paper (a list answer shows a page of them)
     empty_topics: list[str] = field(default_factory=list)  # topics of the question that found nothing
-    note: str = ""                              # why a follow-up's subset is empty, say
 
     @property
     def total(self) -> int:
@@ -100,25 +99,26 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
 def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
     is one; with a topic, those of them that pass the list gate among the labelled papers (relative to the
-    best labelled one, since the label already holds)."""
-    labelled = [(pid, meta, text) for pid, meta, text in searcher.store.iter_papers(include_text=True, where=where)
-                if _of_kind(meta, text, plan.contributions, mainly=plan.mainly)]
-    if not labelled:
+    best labelled one, since the label already holds). Abstracts are read only for the papers answered."""
+    store = searcher.store
+    metas = {pid: meta for pid, meta, _text in store.iter_papers(where=where)}
+    unread = [pid for pid, meta in metas.items() if plan.mainly and schema.MAIN_CONTRIBUTION not in meta]
+    texts = {pid: text for pid, (_meta, text) in store.get_papers(unread).items()}  # a store ingested before
+    ids = {pid for pid, meta in metas.items() if _of_kind(meta, texts.get(pid), plan.contributions, mainly=plan.mainly)}
+    if not ids:
         return Selection([])
-    every_one = Selection(sorted((PaperHit.from_store(pid, meta, text) for pid, meta, text in labelled),
-                                 key=lambda h: h.title.lower()))
-    if not plan.query.strip():
-        return _by_kind(every_one, plan)
-    everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
-    if max((c.relevance for c in everything), default=0.0) < LIST_GATE.abstain:
-        # what is left of the question ("of how existing models behave") is no topic any paper is about:
-        # it describes the kind, so every paper of the kind answers
-        return _by_kind(every_one, plan)
-    ids = {pid for pid, _m, _t in labelled}
-    found = [c for c in everything if c.id in ids]
-    best = max((c.relevance for c in found), default=0.0)
-    kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
-    return _by_kind(Selection([_hit(c) for c in kept]), plan)
+    if plan.query.strip():
+        everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
+        # under the abstain level, what is left of the question ("of how existing models behave") is no
+        # topic any paper is about: it describes the kind, so every paper of the kind answers
+        if max((c.relevance for c in everything), default=0.0) >= LIST_GATE.abstain:
+            found = [c for c in everything if c.id in ids]
+            best = max((c.relevance for c in found), default=0.0)
+            kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
+            return _by_kind(Selection([_hit(c) for c in kept]), plan)
+    records = store.get_papers(list(ids))
+    return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
+                                     key=lambda h: h.title.lower())), plan)
 
 
 def _by_kind(selection: Selection, plan: Plan) -> Selection:
@@ -128,7 +128,7 @@ def _by_kind(selection: Selection, plan: Plan) -> Selection:
         return selection
     groups: dict[str, list[PaperHit]] = {kind: [] for kind in plan.contributions}
     for hit in selection.hits:
-        own = [hit.metadata.get(schema.MAIN_CONTRIBUTION)] if plan.mainly else hit.metadata.get("contributions") or []
+        own = [hit.main_contribution] if plan.mainly else hit.contributions
         groups[next((k for k in plan.contributions if k in own), plan.contributions[0])].append(hit)
     if sum(1 for hits in groups.values() if hits) < 2:
         return selection  # papers of one kind only: no headings
@@ -144,8 +144,7 @@ def _of_kind(meta: dict, text: str | None, kinds: list[str], *, mainly: bool) ->
     off its abstract here (a third of a millisecond), until the next ingest stores it."""
     if not mainly:
         return bool(set(meta.get("contributions") or []) & set(kinds))
-    main = meta.get(schema.MAIN_CONTRIBUTION) or \
-        main_contribution(str(meta.get("title", "")) if meta.get("title_given") else "", text or "")
+    main = meta.get(schema.MAIN_CONTRIBUTION) or main_contribution(schema.given_title(meta), text or "")
     return main in kinds
 
 
@@ -172,8 +171,6 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
 
 def _content_left(plan: Plan) -> bool:
     """Whether a follow-up that asks for a kind of contribution also asks about something else."""
-    from .plan import without_contribution_words
-
     return len(without_contribution_words(plan.query).split()) > 1
 
 

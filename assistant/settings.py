@@ -37,6 +37,8 @@ def bundled_corpus() -> Path:
     return Path(__file__).resolve().parent.parent / "data" / "iclr2026"
 
 
+SETTINGS_PAGE = 0  # a page_size argument meaning "the settings' page_size" (ASSISTANT_PAGE_SIZE); None: every paper
+
 @dataclass(frozen=True)
 class Settings:
     """How the assistant stores, retrieves and answers. Each field has an env var ``ASSISTANT_<NAME>``."""

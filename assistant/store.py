@@ -33,7 +33,6 @@ from .filters import FIELDS, LIST_KEYS, Filter
 from .locks import LockBusy, locked
 from .settings import Settings
 
-SCHEMA = schema.SCHEMA
 PLACEHOLDER = np.ones((1, 1), dtype=np.float32)  # a paper record's vector (see above)
 # Papers per read when listing them all. Chroma's embedded client holds ~35 KB per paper of a page while
 # it answers (a page of 2,000 paper records raised the peak RSS by 105 MB, of 500 by 50 MB, of 250 by 32 MB,
@@ -42,8 +41,6 @@ PAGE = 500
 # Paper ids per Chroma call when a filter restricts to papers: each id is one SQL variable, and SQLite
 # refuses a statement with over 32,766 ("too many SQL variables"); Chroma answered a 30,000-id `$in`.
 ID_BATCH = 1000
-# The filter fields ingest copies onto chunk records (ingest.pipeline); a filter on another field (a paper's
-# contribution labels) is met through the paper records, as a paper-id restriction.
 FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"
 REBUILD = ("Re-ingest with `assistant ingest --rebuild PATH ...`, naming the files or folders you loaded "
@@ -61,7 +58,7 @@ class IndexSpec:
 
     def as_metadata(self) -> dict[str, Any]:
         return {"embed_model": self.embed_model, "embed_dim": self.dimension, "chunk_tokens": self.chunk_tokens,
-                "chunk_overlap": self.chunk_overlap, "schema": SCHEMA}
+                "chunk_overlap": self.chunk_overlap, "schema": schema.SCHEMA}
 
 
 def make_client(settings: Settings):
@@ -179,10 +176,10 @@ class Store:
                 f"{found.get('embed_model')!r} ({found.get('embed_dim')} dims), but this run uses {spec.embed_model!r} "
                 f"({spec.dimension} dims); their vectors cannot be mixed.",
                 f"{REBUILD}, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
-        if found.get("schema", 1) != SCHEMA:
+        if found.get("schema", 1) != schema.SCHEMA:
             raise ModelMismatchError(
                 f"The store '{self.settings.collection}' was written by an earlier version of the assistant "
-                f"(store schema {found.get('schema', 1)}; this version reads and writes schema {SCHEMA}).",
+                f"(store schema {found.get('schema', 1)}; this version reads and writes schema {schema.SCHEMA}).",
                 f"{REBUILD}, or point ASSISTANT_HOME / ASSISTANT_COLLECTION at another store.")
         if (found.get("chunk_tokens"), found.get("chunk_overlap")) != (spec.chunk_tokens, spec.chunk_overlap):
             raise ModelMismatchError(
@@ -216,17 +213,19 @@ class Store:
             return 0, 0
         return self._papers.count(), self._chunks.count()
 
-    def iter_papers(self, include_text: bool = False, where: Filter | None = None) -> Iterator[tuple[str, dict, str | None]]:
-        """Every paper record ``where`` allows: (id, metadata, abstract or None)."""
+    def iter_papers(self, include_text: bool = False, where: Filter | None = None,
+                    include_meta: bool = True) -> Iterator[tuple[str, dict | None, str | None]]:
+        """Every paper record ``where`` allows: (id, metadata or None, abstract or None)."""
         if self._papers is None:
             return
-        include = ["metadatas", "documents"] if include_text else ["metadatas"]
+        include = (["metadatas"] if include_meta else []) + (["documents"] if include_text else [])
         clause = chroma_where(where)
         pages = (chroma_call(self._papers.get, ids=part, include=include, where=clause) for part in _id_batches(where)) \
             if where is not None and where.paper_ids is not None else self._pages(include, clause)
         for page in pages:
             for i, pid in enumerate(page["ids"]):
-                yield pid, page["metadatas"][i], page["documents"][i] if include_text else None
+                yield (pid, page["metadatas"][i] if include_meta else None,
+                       page["documents"][i] if include_text else None)
 
     def _pages(self, include: list[str], clause: dict | None) -> Iterator[dict]:
         offset = 0
@@ -243,7 +242,7 @@ class Store:
             return None
         if not where.has_terms:
             return set(where.paper_ids or ())
-        return {pid for pid, _meta, _text in self.iter_papers(where=where)}
+        return {pid for pid, _meta, _text in self.iter_papers(where=where, include_meta=False)}
 
     def get_papers(self, ids: list[str]) -> dict[str, tuple[dict, str]]:
         if not ids or self._papers is None:
@@ -271,11 +270,6 @@ class Store:
             found += [(cid, 1.0 - float(dist), meta) for cid, dist, meta in
                       zip(res["ids"][0], res["distances"][0], res["metadatas"][0])]
         return found if len(clauses) == 1 else sorted(found, key=lambda hit: hit[1], reverse=True)[:n]
-
-    @staticmethod
-    def passage(chunk_meta: dict, paper_text: str) -> str:
-        """A chunk's text: its span of the abstract (or, if the splitter changed it, its stored copy)."""
-        return schema.passage(chunk_meta, paper_text)
 
     # -- writing ---------------------------------------------------------------
     def batches(self, items: list, size: int | None = None) -> Iterable[list]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 
-BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = (
-    "benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position", "system/tool")
-LABELS = (BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL)  # the order every label list comes in
+from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every label list comes in
+
+BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
 VERSION = 2  # 2: the main contribution

@@ -142,7 +142,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
         store.delete_papers(to_remove)
     for pid, meta in to_update:
         store.update_metadata(pid, meta, schema.shared_with_chunks(meta))
-    report.relabelled = _relabel(store, to_relabel, existing)
+    report.relabelled = _relabel(store, to_relabel)
     report.added = len(to_add)
     with _encoder_for(len(to_add), embedder, settings) as encoder:
         _embed_and_write(to_add, store=store, encoder=encoder, chunker=Chunker(embedder, settings) if to_add else None,
@@ -156,7 +156,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
     return report
 
 
-def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
+def _relabel(store: Store, paper_ids: list[str]) -> int:
     """Give stored papers the current labeller's contribution labels (on their records and chunks) and
     main contribution (on their records).
 
@@ -174,8 +174,8 @@ def _relabel(store: Store, paper_ids: list[str], metas: dict[str, dict]) -> int:
             if pid not in found:  # deleted meanwhile by another client of a Chroma server
                 continue
             meta, text = found[pid]
-            read = read_contributions(str(meta["title"]) if meta.get("title_given") else "", text)
-            chunks = [f"{pid}:{i}" for i in range(int(metas[pid].get("n_chunks", 1)))]
+            read = read_contributions(schema.given_title(meta), text)
+            chunks = schema.chunk_ids(meta, pid)
             chunk_ids += chunks
             chunk_metas += [{"contributions": read.labels}] * len(chunks)
             paper_metas.append({"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant import ModelMismatchError, StoreBusyError
+from assistant import schema
 from assistant.store import write_lock
 
 
@@ -97,7 +98,7 @@ def test_changed_chunking_is_refused(make_assistant, tmp_path):
 def _chunk_texts(store) -> dict[str, str]:
     chunks = store.chunks.get(include=["metadatas"])
     papers = store.get_papers(sorted({m["paper_id"] for m in chunks["metadatas"]}))
-    return {cid: store.passage(meta, papers[meta["paper_id"]][1]) for cid, meta in zip(chunks["ids"], chunks["metadatas"])}
+    return {cid: schema.passage(meta, papers[meta["paper_id"]][1]) for cid, meta in zip(chunks["ids"], chunks["metadatas"])}
 
 
 def test_no_chunk_exceeds_the_model_window(corpus, embedder):

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
+from assistant.settings import SETTINGS_PAGE
+
 from .cli_answer import register
-from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, print_json, print_more, question_options,
-                         where_from)
-from .terminal import labels_text
+from .cli_common import CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, print_json, question_options, where_from
+from .terminal import labels_text, print_more
 
 
 @click.group(context_settings=CONTEXT)
@@ -75,7 +76,7 @@ def _print_hits(hits, first: int = 1) -> None:
             click.echo(click.style(f"On {hit.topic}:", underline=True))
         click.echo(click.style(f"{rank}. {hit.title}", bold=True) + f"  (relevance {hit.score:.2f})")
         click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}"
-                   + labels_text(hit.metadata.get("contributions") or [], hit.metadata.get("main_contribution")))
+                   + labels_text(hit.contributions, hit.main_contribution))
         click.echo(f"   \u201c{hit.passage.strip()}\u201d\n")
 
 
@@ -99,7 +100,7 @@ def search(ctx, query, k, source, batch, where, as_json, page, show_all):
         raise click.UsageError("give either a QUERY or --batch FILE")
     assistant = assistant_for(ctx)
     filters = where_from(where, source)
-    size = None if show_all else 0  # 0: the settings' page size
+    size = None if show_all else SETTINGS_PAGE
     for question in (read_questions(batch) if batch else [query]):
         found = assistant.find(question, k=k, where=filters, page=page, page_size=size)
         if as_json:
@@ -108,7 +109,7 @@ def search(ctx, query, k, source, batch, where, as_json, page, show_all):
         if batch:
             click.echo(click.style(f"# {question}", fg="cyan"))
         click.echo(click.style(found.plan.line(), dim=True))
-        _print_hits(found.hits, first=(page - 1) * found.plan.page_size + 1 if found.plan.paged and found.plan.page_size else 1)
+        _print_hits(found.hits, first=found.plan.earlier + 1)
         print_more(found.plan, len(found.hits), found.total)
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from assistant.settings import LLM_CHOICES
+from assistant.settings import LLM_CHOICES, SETTINGS_PAGE
 
 from .cli_common import (CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, question_options,
                          print_json, where_from)
@@ -43,7 +43,7 @@ def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
         raise click.UsageError("give either a QUESTION or --batch FILE")
     assistant = assistant_for(ctx)
     filters = where_from(where, ())
-    options = dict(llm=llm, k=k, where=filters, page=page, page_size=None if show_all else 0)  # 0: the settings' page size
+    options = dict(llm=llm, k=k, where=filters, page=page, page_size=None if show_all else SETTINGS_PAGE)
     incomplete = False
     for item in (read_items(batch) if batch else [Item([{"question": question}])]):
         conversation = assistant.conversation() if item.conversation else None

@@ -86,8 +86,3 @@ def batch_option(what: str):
                         help=f"file with one {what} per line, or JSON Lines with a \"question\" field")
 
 
-def print_more(plan, shown: int, total: int) -> None:
-    """Under a page of a list: how many more there are, and how to see them."""
-    rest = plan.later(shown, total)
-    if rest:
-        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))

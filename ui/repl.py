@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -195,8 +196,7 @@ class Repl:
         if plan is None or not last.more:
             click.echo("Nothing more: /more shows the next page of a list answer.")
             return
-        plan.page += 1
-        self.ask(plan.question, plan=plan)
+        self.ask(plan.question, plan=replace(plan, page=plan.page + 1))  # the shown answer keeps its own plan
 
     def _switch_llm(self, args: list[str]) -> None:
         if len(args) != 1 or args[0] not in LLM_CHOICES:

@@ -62,10 +62,11 @@ def comparison_table(answer, width: int | None = None) -> str:
     import shutil
     import textwrap
 
+    from assistant.answer import short_name
     from assistant.comparison import COLUMNS, HEADINGS
 
     width = width or shutil.get_terminal_size((120, 24)).columns
-    titles = {c.n: f"[{c.n}] {c.title.split(':')[0]}" for c in answer.citations}
+    titles = {c.n: f"[{c.n}] {short_name(c.title)}" for c in answer.citations}
     first = min(24, max(len(t) for t in titles.values()))
     column = max(16, (width - first - 3 * len(COLUMNS)) // len(COLUMNS))
     header = [("paper", first)] + [(HEADINGS[c], column) for c in COLUMNS]
@@ -79,6 +80,13 @@ def comparison_table(answer, width: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def print_more(plan, shown: int, total: int) -> None:
+    """Under a page of a list: how many more there are, and how to see them."""
+    rest = plan.later(shown, total)
+    if rest:
+        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))
+
+
 def print_answer(stream):
     """Stream an answer to the terminal under its plan line, then its sources and who wrote it."""
     click.echo(click.style(stream.plan.line(), dim=True))
@@ -88,8 +96,6 @@ def print_answer(stream):
         click.echo()
         click.echo(for_terminal(comparison_table(answer)))
     print_citations(answer)
-    from .cli_common import print_more
-
     print_more(stream.plan, len(answer.citations), answer.total)
     click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
     return answer

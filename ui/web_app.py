@@ -283,10 +283,6 @@ class WebApp:
         except AssistantError:
             return 0
 
-    def header(self) -> str:
-        papers = self.papers()
-        return render.header_html(len(papers), len(render.source_files(papers)))
-
     def library_view(self, text: str = "", source: str | None = None) -> str:
         papers = self.papers()
         chosen = None if source in (None, "", ALL_FILES) else source
@@ -425,11 +421,8 @@ class WebApp:
                  where: Any = None, page: Any = 1) -> tuple[str, list[dict], dict]:
         def answer() -> tuple[str, list[dict], dict]:
             conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
-            stream = self.assistant.stream(question, conversation=conversation, llm=self._llm(llm),
-                                           k=self._api_k(k, K_MAX), where=where, page=self._api_page(page))
-            for _ in stream:
-                pass
-            data = stream.answer.as_dict()
+            data = self.assistant.ask(question, conversation=conversation, llm=self._llm(llm),
+                                      k=self._api_k(k, K_MAX), where=where, page=self._api_page(page)).as_dict()
             details = {key: data[key] for key in ("plan", "total", "comparison", "synthesis", "complete", "model", "note")
                        if key in data}
             return data["answer"], data["citations"], details

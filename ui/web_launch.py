@@ -61,8 +61,7 @@ def same_origin(origin: str, host: str) -> bool:
         return False
     if sent.hostname == here.hostname and sent_port == here_port:
         return True
-    loopback = {"127.0.0.1", "localhost", "::1"}
-    return sent.hostname in loopback and here.hostname in loopback and sent_port == here_port
+    return sent.hostname in LOCAL_HOSTS and here.hostname in LOCAL_HOSTS and sent_port == here_port
 
 
 # -- launching ----------------------------------------------------------------------------------

@@ -16,6 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from assistant.answer import short_name
+from assistant.comparison import COLUMNS, HEADINGS, NOT_STATED
+
 _INLINE = re.compile(r"`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^\n]+?)\*\*|(?<![\w])_(?P<em>[^_\n]+)_(?![\w])|\[(?P<cite>\d{1,3})\]")
 _WS = re.compile(r"\s+")
 
@@ -241,22 +244,18 @@ def turn_html(turn: Turn) -> str:
     return "".join(parts)
 
 
-COMPARISON_HEADINGS = (("problem", "Problem"), ("approach", "Approach"), ("evaluated_on", "Evaluated on"),
-                       ("result", "Headline result"))
-
-
 def comparison_html(turn: int, rows: Sequence[dict], citations: Sequence[Any]) -> str:
     """A comparison as a table: one row per paper, with its citation badge; every cell is quoted text."""
     by_n = {c.n: c for c in citations}
-    head = "".join(f"<th>{label}</th>" for _key, label in COMPARISON_HEADINGS)
+    head = "".join(f"<th>{HEADINGS[key]}</th>" for key in COLUMNS)
     body = []
     for row in rows:
         citation = by_n.get(row["n"])
         if citation is None:
             continue
-        name = esc(citation.title.split(":")[0])
-        cells = "".join(f'<td class="{"not-stated" if row[key] == "not stated" else ""}">{prose(row[key])}</td>'
-                        for key, _label in COMPARISON_HEADINGS)
+        name = esc(short_name(citation.title))
+        cells = "".join(f'<td class="{"not-stated" if row[key] == NOT_STATED else ""}">{prose(row[key])}</td>'
+                        for key in COLUMNS)
         body.append(f'<tr><th scope="row">{cite_badge(turn, row["n"], citation)} {name}</th>{cells}</tr>')
     return (f'<div class="comparison-wrap"><table class="comparison"><thead><tr><th>Paper</th>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
