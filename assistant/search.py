@@ -70,13 +70,25 @@ def topics(query: str) -> list[str]:
     parts = [p for p in _TOPIC_SPLIT.split(query) if p.strip()]
     if len(parts) == 1:
         body = focus(query)
-        if body != query.strip() and re.search(r"\bor\b", body) and "," not in body:
+        if _names_a_topic(query, body) and re.search(r"\bor\b", body) and "," not in body:
             pieces = [p.strip(" ,?") for p in re.split(r"\bor\b", body)]
             if all(1 <= len(_WORD.findall(p)) <= 3 for p in pieces):
                 parts = pieces
         else:
             parts = _listed(body) or parts
     return parts if len(parts) > 1 else [query]
+
+
+# A frame that ends where a topic's name begins: "papers on", "anything about", "tell me about".
+_ENDS_BEFORE_A_NAME = re.compile(r"\b(?:on|about|in|for)\s*$", re.IGNORECASE)
+
+
+def _names_a_topic(query: str, body: str) -> bool:
+    """Whether the framed ``body`` of ``query`` is a noun phrase ("papers on Lean or robots": two topics)
+    rather than a clause ("which papers build on or modify GRPO", "which papers study multilingual or
+    cross-lingual LLMs"), whose "or" joins verbs or modifiers of one shared topic."""
+    frame = _FRAME.match(query.strip())
+    return body != query.strip() and bool(frame) and bool(_ENDS_BEFORE_A_NAME.search(frame.group(0).rstrip()))
 
 
 # Words that make a phrase a clause rather than a list item: "the trade-offs between accuracy, latency

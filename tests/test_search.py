@@ -146,6 +146,9 @@ def test_several_topics_each_get_their_papers(corpus):
 @pytest.mark.parametrize("query, parts", [
     ("papers on Lean or on robots", ["papers on Lean", "robots"]),
     ("papers on Lean or robots", ["Lean", "robots"]),
+    ("anything about audio or video?", ["audio", "video"]),
+    ("which papers build on or modify GRPO?", None),  # "or" joins two verbs of one topic
+    ("which papers study multilingual or cross-lingual LLMs?", None),  # ... or two modifiers of one noun
     ("legal reasoning benchmark in English and German", None),
     ("papers on test-time scaling of LLM reasoning with verifiers or reward models", None),
     ("papers on Lean, robots, and audio", ["Lean", "robots", "audio"]),  # a list, Oxford comma
