@@ -74,6 +74,7 @@ _LIST = re.compile(
     r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
+    r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"
     r"|\banything\s+(?:on|about|in|for)\b|\b(?:list|show|find|give)\s+(?:me\s+)?(?:all|every|the)?\s*papers?\b",
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"

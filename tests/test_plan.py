@@ -19,6 +19,8 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("which papers reduce reasoning token usage?", "list"),
     ("anything on audio or speech language models?", "list"),
     ("Is there any work on protein folding?", "list"),
+    ("How are researchers making agents cheaper to run?", "list"),  # what the field does: every paper
+    ("How does PoLR reduce tokens?", "named"),
     ("Which papers introduce a new benchmark?", "contribution"),
     ("purely theoretical papers", "contribution"),
     ("Which papers are primarily empirical studies of training methods, rather than new benchmarks?", "contribution"),
