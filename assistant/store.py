@@ -287,12 +287,24 @@ class Store:
             self.papers.upsert(ids=[ids[i] for i in part], embeddings=np.repeat(PLACEHOLDER, len(part), axis=0),
                                documents=[texts[i] for i in part], metadatas=[metadatas[i] for i in part])
 
-    def update_metadata(self, paper_id: str, paper_meta: dict, chunk_meta: dict) -> None:
-        """Change what is known about a paper (its sources, say) without re-embedding it."""
-        chunk_ids = self.chunks.get(where={"paper_id": paper_id}, include=[])["ids"]
-        if chunk_ids:
-            self.chunks.update(ids=chunk_ids, metadatas=[chunk_meta] * len(chunk_ids))
-        self.papers.update(ids=[paper_id], metadatas=[paper_meta])
+    def update_metadata(self, papers: dict[str, dict]) -> None:
+        """Change what is known about papers (their sources, say) without re-embedding them: each paper
+        record gets its new metadata, and its chunks the part they share (``schema.shared_with_chunks``).
+
+        Chunk ids come from the records (``schema.chunk_ids``) and are written in batches, chunks first:
+        looking each paper's chunks up by a metadata filter cost 32 ms a paper on a 3,000-paper store.
+        A run killed in between leaves chunks ahead of their paper, which the next ingest writes again."""
+        for batch in self.batches(list(papers), 500):
+            chunk_ids: list[str] = []
+            chunk_metas: list[dict] = []
+            for pid in batch:
+                shared = schema.shared_with_chunks(papers[pid])
+                ids = schema.chunk_ids(papers[pid], pid)
+                chunk_ids += ids
+                chunk_metas += [shared] * len(ids)
+            for part in self.batches(list(range(len(chunk_ids)))):
+                self.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
+            self.papers.update(ids=batch, metadatas=[papers[pid] for pid in batch])
 
     def delete_papers(self, ids: list[str]) -> None:
         """Paper record first, so a crash in between leaves only orphan chunks, never a paper without chunks."""

@@ -140,8 +140,7 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
         store.bump_revision()  # every lexical index of this store syncs on its next use
     if to_remove:
         store.delete_papers(to_remove)
-    for pid, meta in to_update:
-        store.update_metadata(pid, meta, schema.shared_with_chunks(meta))
+    store.update_metadata(dict(to_update))
     report.relabelled = _relabel(store, to_relabel)
     report.added = len(to_add)
     with _encoder_for(len(to_add), embedder, settings) as encoder:
@@ -162,8 +161,8 @@ def _relabel(store: Store, paper_ids: list[str]) -> int:
 
     Only metadata is written (Chroma merges it into what a record has), so nothing is re-embedded.
     Chunk ids are ``{paper}:{i}`` for i below the paper's ``n_chunks``, so they are updated by id
-    in one call per batch rather than looked up one paper at a time by a metadata filter
-    (``Store.update_metadata``), which is slow on a large store. Chunks go first and the paper's
+    in one call per batch (as ``Store.update_metadata`` does), not looked up by a metadata filter, which is
+    slow on a large store. Chunks go first and the paper's
     version last: a run killed in between relabels that paper again next time."""
     for batch in store.batches(paper_ids, 500):
         found = store.get_papers(batch)
