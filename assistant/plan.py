@@ -75,7 +75,9 @@ _LIST = re.compile(
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
     r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"
-    r"|\banything\s+(?:on|about|in|for)\b|\b(?:list|show|find|give)\s+(?:me\s+)?(?:all|every|the)?\s*papers?\b",
+    r"|\banything\s+(?:new\s+|recent\s+)?(?:on|about|in|for)\b"
+    r"|\b(?:list|show|find|give)\s+(?:me\s+)?(?:all|every|the|some|any)?\s*(?:papers?|works?|research|studies)\b"
+    r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies)\b",
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
                       r"similarit(?:y|ies)|in common)\b", re.IGNORECASE)
@@ -175,10 +177,16 @@ def contributions_asked(question: str) -> list[str]:
     ('... rather than new benchmarks') does not count, and a kind only counts in a question that
     asks what papers are or contribute."""
     wanted = _EXCLUSION.sub("", question)
-    opening = any(p.match(wanted.strip()) for p in _CONTRIBUTION.values())  # "benchmarks for agents?"
+    asked = _ASKING.sub("", wanted.strip())
+    opening = any(p.match(asked) for p in _CONTRIBUTION.values())  # "benchmarks for agents?", "list benchmarks ..."
     if not opening and not _KIND_FRAME.search(wanted):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+
+
+# An imperative that asks for what follows it: "list benchmarks for agents", "show me any surveys".
+_ASKING = re.compile(r"^(?:(?:please|can you|could you)\s+)*(?:list|show|find|give|get)\s+(?:me\s+)?"
+                     r"(?:all\s+|the\s+|some\s+|any\s+)?(?:new\s+|recent\s+)?", re.IGNORECASE)
 
 
 _MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|only)\s+(?:\w+\s+)?(?:"
@@ -207,7 +215,7 @@ def without_contribution_words(query: str) -> str:
     text = re.sub(r"\b(?:a|an|the|new|novel|any|some|mainly|purely|primarily|mostly|main|papers?|works?|"
                   r"contribution|contributions|their|as|that|which|introduce[sd]?|propose[sd]?|present[sd]?|"
                   r"contribute[sd]?|are|is|do|does|there|in|this|collection|store|or|and|of|on|for|about|with|"
-                  r"include[sd]?|including|some|kind|kinds|type|types)\b", " ", text, flags=re.IGNORECASE)
+                  r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me)\b", " ", text, flags=re.IGNORECASE)
     return " ".join(re.findall(r"[\w\-/]+", text))
 
 

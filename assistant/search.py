@@ -38,13 +38,22 @@ LEXICAL_WEIGHT = 0.35
 RRF_K = 60  # reciprocal-rank fusion constant (the usual value; 20 measured the same)
 FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a sum of floats, so not == 1)
 
-# Words that frame a question rather than say what it is about.
+# Words that frame a question rather than say what it is about: "which papers", "is there any work on",
+# "anything new on", "do any papers", "I'm looking for research on", "what are the papers that".
+_KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|methods?|approaches|techniques)"
 _FRAME = re.compile(
-    r"^\s*(?:(?:can you |please )?(?:tell me (?:more )?about|what (?:is|are|about)|which (?:papers?|works?|methods?|studies)"
-    r"(?: (?:do|does|are|is))?|(?:show|find|list|give) (?:me )?(?:all |the |some )?(?:papers?|works?)"
-    r"(?: (?:on|about|that|which))?|(?:papers?|works?|research) (?:on|about|that|which)"
-    r"|(?:is|are) there (?:any )?(?:papers?|work|works|research)(?: (?:on|about|that|which))?"
-    r"|what (?:work|research) is there (?:on|about)|anything (?:on|about))\b)\s*",
+    r"^\s*(?:(?:can|could) you |please )*(?:"
+    r"tell me (?:more )?about"
+    rf"|what (?:is|are) (?:the |some |any )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
+    r"|what (?:is|are|about)"
+    rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?"
+    rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any )?{_KINDS_OF_WORK}"
+    r"(?: (?:on|about|that|which|related to))?"
+    rf"|{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
+    rf"|(?:is|are) there (?:any )?(?:new |recent )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
+    rf"|(?:do|does|did) (?:any|some) {_KINDS_OF_WORK}"
+    rf"|(?:i'm|i am|we're|we are) (?:looking|searching) for (?:any |some )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
+    r"|what (?:work|research) is there (?:on|about)|anything (?:new |recent )?(?:on|about))\b\s*",
     re.IGNORECASE)
 
 
@@ -80,7 +89,7 @@ def topics(query: str) -> list[str]:
 
 
 # A frame that ends where a topic's name begins: "papers on", "anything about", "tell me about".
-_ENDS_BEFORE_A_NAME = re.compile(r"\b(?:on|about|in|for)\s*$", re.IGNORECASE)
+_ENDS_BEFORE_A_NAME = re.compile(r"\b(?:on|about|in|for|to)\s*$", re.IGNORECASE)
 
 
 def _names_a_topic(query: str, body: str) -> bool:

@@ -18,6 +18,15 @@ def test_a_list_question_cites_every_paper_that_answers_it_count_first(corpus):
     assert answer.total == 2 and answer.answer.startswith("2 papers in the store answer this:")
 
 
+def test_a_question_in_other_words_finds_the_same_papers(corpus):
+    """How a question is put ("do any papers ...", "anything new on ...") does not change what it finds."""
+    mamba = {h.id for h in corpus.find("papers on Mamba", page_size=None).hits}
+    assert mamba and {h.id for h in corpus.find("Do any papers study Mamba?", page_size=None).hits} >= mamba
+    plain = short(h.title for h in corpus.find("papers on world models", page_size=None).hits)
+    assert "WorldGym" in plain and short(h.title for h in corpus.find("Anything new on world models?",
+                                                                      page_size=None).hits) == plain
+
+
 def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
     everything = corpus.find("which papers use reinforcement learning?", page_size=None)
     assert everything.plan.kind == "list" and everything.total > 6

@@ -20,6 +20,11 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("anything on audio or speech language models?", "list"),
     ("Is there any work on protein folding?", "list"),
     ("How are researchers making agents cheaper to run?", "list"),  # what the field does: every paper
+    ("Anything new on world models?", "list"),
+    ("I'm looking for work on federated fine-tuning", "list"),
+    ("Do any papers study Mamba?", "list"),
+    ("Find me research on test-time adaptation", "list"),
+    ("List benchmarks for LLM agents", "contribution"),
     ("How does PoLR reduce tokens?", "named"),
     ("Which papers introduce a new benchmark?", "contribution"),
     ("purely theoretical papers", "contribution"),
@@ -33,6 +38,27 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
 ])
 def test_the_rules_give_each_question_its_kind(question, kind):
     assert plan_of(question).kind == kind
+
+
+@pytest.mark.parametrize("question, searched", [
+    ("which papers reduce reasoning token usage?", "reduce reasoning token usage"),
+    ("Anything new on world models?", "world models"),
+    ("Do any papers study Mamba?", "study Mamba"),
+    ("I'm looking for work on federated fine-tuning", "federated fine-tuning"),
+    ("Find me research on test-time adaptation", "test-time adaptation"),
+    ("What approaches reduce hallucination in multimodal models?", "reduce hallucination in multimodal models"),
+    ("What are the papers that study unlearning?", "study unlearning"),
+    ("Show papers related to GRPO", "GRPO"),
+    ("Can you tell me about PoLR?", "PoLR"),
+    ("proof simplification for Lean", "proof simplification for Lean"),
+])
+def test_the_words_that_frame_a_question_are_not_searched(question, searched):
+    """The frame would pull the search toward every abstract ("do any papers ..." abstained on Mamba)."""
+    assert focus(question) == searched
+
+
+def test_a_kind_asked_for_leaves_its_topic():
+    assert plan_of("List benchmarks for LLM agents").topics == ["LLM agents"]
 
 
 def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
