@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import LLMError
 from .evidence import supported
+from .plan import without_contribution_words
 from .results import PaperHit
 
 if TYPE_CHECKING:
@@ -224,14 +225,19 @@ class AnswerStream:
             count = len(self.plan.restrict_to)
             if self.plan.exclude:
                 return f"Each of the {count} papers of the last answer is about {self.plan.query}, so I cite none."
-            return (f"None of the {count} papers of the last answer is about {self.plan.query}, so I cite none. "
+            return (f"None of the {count} papers of the last answer {self._what_was_asked()}, so I cite none. "
                     "Ask without \"of them\" to search the whole store.")
         if self.plan.kind == "contribution":
-            kinds = " or ".join(self.plan.contributions)
-            kind = f"mainly {kinds}" if self.plan.mainly else f"labelled {kinds}"
-            return (f"No paper {'matching the filters' if self._filtered else 'in the store'} is {kind}"
-                    + (f" and about {self.plan.query}" if self.plan.query else "") + ", so I cite none.")
+            return f"No paper {'matching the filters' if self._filtered else 'in the store'} {self._what_was_asked()}, so I cite none."
         return abstention(self._store_size, self._filtered)
+
+    def _what_was_asked(self) -> str:
+        """'is labelled theory', 'is mainly benchmark/dataset and about agents', 'is about robots'."""
+        about = without_contribution_words(self.plan.query) if self.plan.contributions else self.plan.query
+        if not self.plan.contributions:
+            return f"is about {about}"
+        kinds = " or ".join(self.plan.contributions)
+        return f"is {'mainly' if self.plan.mainly else 'labelled'} {kinds}" + (f" and about {about}" if about else "")
 
     def _sentence(self, citation: Citation) -> Iterator[str]:
         quote = f"\u201c{citation.evidence.strip()}\u201d"

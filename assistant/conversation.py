@@ -81,6 +81,11 @@ class Conversation:
                 return Resolved(about or last.query, list(last.citation_ids), True,
                                 f"the one of the last answer's {len(last.citation_ids)} papers about {about}",
                                 pick_one=True)
+            several = _numbers_named(question, len(last.citation_ids))
+            if len(several) > 1:  # "compare the first two", "[1] and [3]: how do they differ?"
+                remaining = _content(_ORDINAL.sub(" ", _SPAN.sub(" ", rest)))
+                return Resolved(remaining or last.query, [last.citation_ids[n - 1] for n in several], True,
+                                f"papers {', '.join(f'[{n}]' for n in several)} of the last answer")
             ordinal = _ORDINAL.search(question)
             if ordinal:
                 word = (ordinal.group(1) or "").lower()
@@ -111,6 +116,28 @@ class Conversation:
         return Resolved(question, None)
 
 
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}
+# "the first two", "the last three", "the top 3": a run of the last answer's papers.
+_SPAN = re.compile(r"\b(?:the\s+)?(first|last|top)\s+(" + "|".join(_COUNTS) + r")\b(?:\s+(?:ones|papers|results|sources))?",
+                   re.IGNORECASE)
+
+
+def _numbers_named(question: str, count: int) -> list[int]:
+    """The citation numbers of the last answer (1..``count``) that ``question`` names, in order:
+    "the first two" -> [1, 2]; "the last two" of 5 -> [4, 5]; "[1] and [3]" or "the first and third" -> [1, 3]."""
+    span = _SPAN.search(question)
+    if span:
+        size = min(_COUNTS[span.group(2).lower()], count)
+        return list(range(count - size + 1, count + 1)) if span.group(1).lower() == "last" else list(range(1, size + 1))
+    named: list[int] = []
+    for match in _ORDINAL.finditer(question):
+        word = (match.group(1) or "").lower()
+        n = count if word == "last" else _ORDINALS.get(word) or int(match.group(2) or match.group(3) or 0)
+        if 1 <= n <= count and n not in named:
+            named.append(n)
+    return named
+
+
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question
 # about a set without them ("what do they evaluate on?", "what are their results?") is about each paper.
 _SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|the ones|those (?:that|which|with|about|"
@@ -124,7 +151,7 @@ def _the_papers(count: int) -> str:
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
               "one ones paper papers work works they them it its this that these those use uses using "
-              "either also actually only just really any each both all".split())  # what asks, not what about
+              "either also actually only just really any each both all show give list find".split())  # what asks, not what about
 
 
 def _content(text: str) -> str:

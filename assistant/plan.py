@@ -176,12 +176,22 @@ def contributions_asked(question: str) -> list[str]:
     'Which papers introduce a new benchmark?' -> ['benchmark/dataset']. What a question excludes
     ('... rather than new benchmarks') does not count, and a kind only counts in a question that
     asks what papers are or contribute."""
-    wanted = _EXCLUSION.sub("", question)
+    wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values())  # "benchmarks for agents?", "list benchmarks ..."
     if not opening and not _KIND_FRAME.search(wanted):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+
+
+# A kind named as what papers use, not what they contribute: "do any of them use math benchmarks?", "papers
+# evaluated on new datasets" ask about evaluation. "Which papers introduce and evaluate on a benchmark?"
+# still asks for a benchmark: "introduce" stays.
+_USED = re.compile(r"\b(?:use[sd]?|using|evaluat\w*|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
+                   r"experiment\w*)\s+(?:on|with|against|in|over|across)?\s*"
+                   r"(?:(?:the|a|an|some|several|many|standard|common|existing|popular|public|math|\w+)\s+){0,2}?"
+                   r"(?=(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b)(?:" + "|".join(CONTRIBUTION_WORDS.values())
+                   + r")\b", re.IGNORECASE)
 
 
 # An imperative that asks for what follows it: "list benchmarks for agents", "show me any surveys".

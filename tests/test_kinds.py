@@ -156,7 +156,7 @@ def test_an_empty_subset_says_so_instead_of_blaming_the_store(corpus):
     corpus.ask("anything on audio or speech language models?", llm="none", conversation=conversation)
     answer = corpus.ask("which of those are mainly theoretical?", llm="none", conversation=conversation)
     assert answer.plan.kind == "followup" and answer.citations == []
-    assert answer.answer.startswith("None of the 2 papers of the last answer")
+    assert answer.answer.startswith("None of the 2 papers of the last answer is mainly theory, so I cite none.")
 
 
 def test_unanswerable_and_small_talk_cite_nothing(corpus):

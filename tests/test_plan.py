@@ -102,6 +102,18 @@ def test_follow_ups_are_resolved_against_the_last_answer():
     assert switch.restrict_to is None and switch.switch_to == "robotics" and switch.last_kind == "list"
     ordinal = conversation.resolve("tell me more about the second one")
     assert ordinal.restrict_to == ["b"] and "B: y" in ordinal.why
+    for asked, papers in (("compare the first two", ["a", "b"]), ("how do the last two differ?", ["b", "c"]),
+                          ("compare [1] and [3]", ["a", "c"]), ("the first and third: what do they share?", ["a", "c"])):
+        several = conversation.resolve(asked)
+        assert several.restrict_to == papers, asked
+        assert plan_of(asked, followup=several).kind == "compare" or "share" in asked
+
+
+def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
+    assert contributions_asked("do any of them use math benchmarks?") == []
+    assert contributions_asked("which papers are evaluated on standard datasets?") == []
+    assert contributions_asked("Which papers introduce a benchmark and evaluate on it?") == ["benchmark/dataset"]
+    assert contributions_asked("Which papers contribute a new training dataset?") == ["benchmark/dataset"]
 
 
 def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
