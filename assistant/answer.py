@@ -288,7 +288,11 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
-        return f"Comparing {shown} papers:" if shown > 1 else f"Only one of the papers compared is {where}:"
+        if shown > 1:
+            return f"Comparing {shown} papers:"
+        return (f"Only one paper {where} is on {plan.query}, so there is nothing to compare it with:"
+                if plan.compares_a_topic
+                else f"Only one of the papers compared is {where}:")
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store
         if len(plan.restrict_to) == 1:
             return "From the last answer:"  # "what about the second one?": the plan line names the paper

@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .search import focus
+
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
 FORMS = {"topic": "quotes", "list": "list", "named": "paper", "contribution": "list", "compare": "comparison",
          "followup": "quotes", "out_of_scope": "none"}
@@ -81,6 +83,12 @@ _LIST = re.compile(
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
                       r"similarit(?:y|ies)|in common)\b", re.IGNORECASE)
+# "Is ZeroSiam better than TTM?" compares two papers it names; "does RL transfer better than SFT?" no paper.
+_THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b", re.IGNORECASE)
+# What a comparison of the papers on a topic says around the topic: "compare the papers on Lean", "how do the
+# papers on agents differ?"
+_COMPARE_FRAME = re.compile(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:do|does)\s+|\s+(?:differ|compare)\b.*$",
+                            re.IGNORECASE)
 _NAMED_FRAME = re.compile(r"^\s*(?:(?:can you |please )?tell me (?:more )?about|what(?:'s| is| are| does)|explain|"
                           r"describe|summari[sz]e|who wrote|how does)\b", re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^\s*(?:hi|hello|hey|thanks?(?: you)?|thank you|good (?:morning|evening|night)|bye|"
@@ -124,6 +132,13 @@ class Plan:
         """How many papers come on the pages before this one (0 for an answer that is not paged)."""
         return (self.page - 1) * self.page_size if self.paged and self.page_size else 0
 
+    @property
+    def compares_a_topic(self) -> bool:
+        """A comparison of the best papers on a topic ("compare the papers on Lean"), not of papers it names
+        or of the last answer's."""
+        return (self.kind == "compare" and not self.papers and self.restrict_to is None
+                and len(compared_names(self.question)) < 2)
+
     def later(self, shown: int, total: int) -> int:
         """How many of ``total`` papers come on later pages, after this page's ``shown``."""
         if not self.paged or not self.page_size or not shown:
@@ -157,6 +172,7 @@ class Plan:
         elif self.kind == "compare":
             names = compared_names(self.question)
             text = (f"comparison of the {len(self.restrict_to)} papers of the last answer" if self.restrict_to
+                    else f"comparison of the best papers on {about}" if self.compares_a_topic
                     else "comparison: " + (" vs ".join(names) if len(names) > 1 else about))
         elif self.kind == "followup":
             text = f"follow-up: {self.resolution}" if self.resolution else f"follow-up on {about}"
@@ -255,8 +271,10 @@ def compared_names(question: str) -> list[str]:
                   r"the\s+differences?\s+between\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:differ|different|compare[sd]?|contrast)\b.*?\b(?:from|with|to)\s+", " versus ", text,
                   flags=re.IGNORECASE)
+    text = re.sub(r"^\s*(?:is|are|does|do)\s+(?=.+\s+than\s)", "", text, flags=re.IGNORECASE)  # "is X better than Y"
+    text = re.sub(r"\s+(?:better|worse|faster|cheaper|stronger|weaker)\s+than\s+", " versus ", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:differ|different|compare|both)\b.*$", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\s+(?:as|in terms of|for|on|when it comes to)\s+.*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:as|at|in terms of|for|on|when it comes to)\s+.*$", "", text, flags=re.IGNORECASE)
     pieces = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|with|or)\s+", text, flags=re.IGNORECASE)
     names = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" ?.!"), flags=re.IGNORECASE) for p in pieces]
     return [n for n in names if n and len(n) <= 80]
@@ -282,8 +300,12 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
-    if is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2):
+    if (is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2)) \
+            or (_THAN.search(question) and len(named) >= 2):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
+    if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
+        about = without_contrasts(focus(_COMPARE_FRAME.sub("", question)))
+        return Plan(kind="compare", form=FORMS["compare"], **{**base, "query": about, "topics": [about]})
     kinds = contributions_asked(question)
     if kinds:
         rest = without_contribution_words(query)

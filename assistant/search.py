@@ -49,7 +49,7 @@ _FRAME = re.compile(
     rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?"
     rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any )?{_KINDS_OF_WORK}"
     r"(?: (?:on|about|that|which|related to))?"
-    rf"|{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
+    rf"|(?:the |all (?:the )?)?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|(?:is|are) there (?:any )?(?:new |recent )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
     rf"|(?:do|does|did) (?:any|some) {_KINDS_OF_WORK}"
     rf"|(?:i'm|i am|we're|we are) (?:looking|searching) for (?:any |some )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"

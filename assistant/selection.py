@@ -5,7 +5,8 @@
 - ``named``: the paper the question names, or the one clear best match for a paper it describes;
 - ``contribution``: every paper ingest labelled with the kind asked for (for "mainly ...", whose main
   contribution it is), narrowed to the topic if any;
-- ``compare``: each paper the question names or describes, one per name;
+- ``compare``: each paper the question names or describes, one per name; for "compare the papers on Lean",
+  the best ``k`` of those a list question would give;
 - ``followup``: the last answer's papers, narrowed by the question when it asks for a subset (of a kind of
   contribution, by the labels or the main contribution as above).
 """
@@ -50,6 +51,10 @@ def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, wh
         return _within(plan, searcher, k=k, where=where)
     if plan.kind == "named":
         return Selection(_named(plan, searcher, where))
+    if plan.compares_a_topic:  # "compare the papers on Lean": the best of the papers a list would give
+        hits, empty = searcher.search_topics(plan.query, k=k, gate=LIST_GATE, where=where,
+                                             topic_list=plan.topics or None, pool=LIST_POOL)
+        return Selection(hits, empty)
     if plan.kind == "compare":
         return Selection(_compared(plan, searcher, where))
     if plan.kind == "contribution":

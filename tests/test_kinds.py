@@ -106,6 +106,15 @@ def test_a_comparison_is_a_table_quoted_from_each_abstract(corpus):
     assert answer.as_dict()["comparison"] == answer.comparison
 
 
+def test_the_papers_on_a_topic_can_be_compared(corpus):
+    answer = corpus.ask("compare the papers on Lean", llm="none")
+    assert answer.plan.kind == "compare" and answer.plan.line() == "comparison of the best papers on Lean"
+    assert short(c.title for c in answer.citations) == {"Lean4PHYS", "ProofOptimizer"}
+    assert [row["n"] for row in answer.comparison] == [1, 2] and answer.answer.startswith("Comparing 2 papers:")
+    alone = corpus.ask("compare the papers on world models of cells", llm="none", k=1)
+    assert len(alone.citations) == 1 and "nothing to compare it with" in alone.answer
+
+
 def test_follow_ups_about_the_last_answer(corpus):
     conversation = corpus.conversation()
     first = corpus.ask("which papers reduce reasoning token usage?", llm="none",

@@ -33,6 +33,9 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("Compare PoLR and CRISP", "compare"),
     ("PoLR vs CRISP", "compare"),
     ("How is ZeroSiam different from TTM?", "compare"),
+    ("does RL transfer reasoning better than supervised fine-tuning?", "topic"),  # no paper named
+    ("compare the papers on Lean", "compare"),  # the best papers on a topic, side by side
+    ("how do the papers on agents differ?", "compare"),
     ("hello", "out_of_scope"),
     ("thanks!", "out_of_scope"),
 ])
@@ -59,6 +62,11 @@ def test_the_words_that_frame_a_question_are_not_searched(question, searched):
 
 def test_a_kind_asked_for_leaves_its_topic():
     assert plan_of("List benchmarks for LLM agents").topics == ["LLM agents"]
+
+
+def test_a_question_on_which_of_two_named_papers_is_better_compares_them():
+    assert plan_of("Is ZeroSiam better than TTM?", named=["z", "t"]).kind == "compare"
+    assert compared_names("Is ProofOptimizer better than Lean4PHYS at proofs?") == ["ProofOptimizer", "Lean4PHYS"]
 
 
 def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
