@@ -241,7 +241,8 @@ def without_contribution_words(query: str) -> str:
     text = re.sub(r"\b(?:a|an|the|new|novel|any|some|mainly|purely|primarily|mostly|main|papers?|works?|"
                   r"contribution|contributions|their|as|that|which|introduce[sd]?|propose[sd]?|present[sd]?|"
                   r"contribute[sd]?|are|is|do|does|there|in|this|collection|store|or|and|of|on|for|about|with|"
-                  r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me)\b", " ", text, flags=re.IGNORECASE)
+                  r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me|what|which|were|was|"
+                  r"whose|have|has|release[sd]?|releasing|offer(?:s|ed)?|provide[sd]?)\b", " ", text, flags=re.IGNORECASE)
     return " ".join(re.findall(r"[\w\-/]+", text))
 
 

@@ -62,6 +62,9 @@ def test_the_words_that_frame_a_question_are_not_searched(question, searched):
 
 def test_a_kind_asked_for_leaves_its_topic():
     assert plan_of("List benchmarks for LLM agents").topics == ["LLM agents"]
+    for asked in ("What benchmarks were introduced?", "papers whose main contribution is a benchmark",
+                  "Are there papers that release software?"):
+        assert plan_of(asked).kind == "contribution" and plan_of(asked).topics == [], asked  # no topic is left
 
 
 def test_a_question_on_which_of_two_named_papers_is_better_compares_them():
