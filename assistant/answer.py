@@ -293,6 +293,8 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         return (f"Only one paper {where} is on {plan.query}, so there is nothing to compare it with:"
                 if plan.compares_a_topic
                 else f"Only one of the papers compared is {where}:")
+    if plan.left_out and (plan.whole_set or len(plan.restrict_to or []) == shown):
+        return "The paper the last answer left out:" if shown == 1 else f"The {shown} papers the last answer left out:"
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store
         if len(plan.restrict_to) == 1:
             return "From the last answer:"  # "what about the second one?": the plan line names the paper

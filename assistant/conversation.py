@@ -17,12 +17,16 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
 _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
                     r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
                     r"|\b(?:how|where|why)\s+do\s+they\b|\btheir\b"
-                    r"|\bwhich of (?:them|those|these)\b|\bdo (?:they|any of them)\b", re.IGNORECASE)
+                    r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b", re.IGNORECASE)
 GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
                              re.IGNORECASE)
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+)", re.IGNORECASE)
-_THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?", re.IGNORECASE)
+_THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
+                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|fastest|cheapest|simplest)\b",
+                      re.IGNORECASE)
+# "what about the other ones?", "and the rest?": the papers of the answer before the last that it left out.
+_OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b", re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
 _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
@@ -51,6 +55,7 @@ class Resolved:
     last_kind: str = "topic"
     exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
     whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
+    left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
 
 
 @dataclass
@@ -68,6 +73,13 @@ class Conversation:
         if not self.turns:
             return Resolved(question, None)
         previous = self.turns[-1]
+        others = self._left_out() if _OTHERS.search(question) else None
+        if others:  # "what about the other ones?"
+            ids, count = others
+            remaining = _content(_OTHERS.sub(" ", _SWITCH.sub(" ", question)))
+            return Resolved(remaining or last.query, ids, True,
+                            f"the {len(ids)} of an earlier answer's {count} papers that the last answer left out",
+                            whole_set=not remaining, left_out=True)
         switch = _SWITCH.match(question)
         leans = _ORDINAL.search(question) or _GROUP.search(question) or _PRONOUN.search(_SWITCH.sub("", question))
         if switch and not leans:
@@ -114,6 +126,18 @@ class Conversation:
             query = f"{previous.query} {_content(rest)}".strip()
             return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)
+
+    def _left_out(self) -> tuple[list[str], int] | None:
+        """The papers of an earlier answer that the last one, a subset of it, left out, and how many that
+        earlier answer had: the latest answer that holds more than the last one's papers; None when none does."""
+        answered = [t for t in self.turns if t.citation_ids]
+        if len(answered) < 2:
+            return None
+        last = set(answered[-1].citation_ids)
+        earlier = next((t for t in reversed(answered[:-1]) if last < set(t.citation_ids)), None)
+        if earlier is None:
+            return None
+        return [pid for pid in earlier.citation_ids if pid not in last], len(earlier.citation_ids)
 
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "2": 2, "3": 3, "4": 4, "5": 5}

@@ -11,7 +11,7 @@ from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
 from .conversation import GROUP_REFERENCE
 from .filters import Filter
-from .plan import Plan, make_plan
+from .plan import Plan, is_compare, make_plan
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -130,8 +130,8 @@ class Assistant:
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
-                and not GROUP_REFERENCE.search(question):
-            resolved = None  # "tell me more about LASER-D" names its paper: no need of the last answer
+                and not GROUP_REFERENCE.search(question) and not is_compare(question):
+            resolved = None  # "tell me more about LASER-D" names its paper ("compare it to LASER-D" needs "it")
         if resolved is not None and resolved.switch_to:
             query = resolved.switch_to
             plan = make_plan(query, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,

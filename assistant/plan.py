@@ -66,6 +66,8 @@ def without_contrasts(text: str) -> str:
     return kept if left else text
 
 
+_REFERENCES = {"it", "this", "that", "this one", "that one", "this paper", "that paper", "they", "them", "these",
+               "those", "both", "each", "either"}  # what a comparison calls the last answer's papers
 _NOT_A_TOPIC = {"which", "what", "ones", "one", "them", "those", "these", "that", "the", "and", "papers", "paper",
                 "works", "work", "any", "are", "about", "there"}
 
@@ -117,6 +119,8 @@ class Plan:
                                                 # contribution is that kind
     exclude: bool = False                       # a follow-up keeping the papers of the set the query does NOT fit
     whole_set: bool = False                     # a follow-up about each paper of the set ("what do they evaluate on?")
+    left_out: bool = False                      # the set is an earlier answer's papers the last one left out
+                                                # ("what about the other ones?")
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -155,7 +159,7 @@ class Plan:
             out["mainly"] = self.mainly
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude,
-                       whole_set=self.whole_set)
+                       whole_set=self.whole_set, left_out=self.left_out)
         return out
 
     def line(self) -> str:
@@ -171,7 +175,11 @@ class Plan:
             text = f"named paper: {about}"
         elif self.kind == "compare":
             names = compared_names(self.question)
-            text = (f"comparison of the {len(self.restrict_to)} papers of the last answer" if self.restrict_to
+            against = [n for n in names if n.lower() not in _REFERENCES]  # "how does it compare to LASER-D?"
+            last = (f"the {len(self.restrict_to) - len(against)} papers of the last answer" if self.restrict_to and
+                    len(self.restrict_to) - len(against) > 1 else "the paper of the last answer")
+            text = (f"comparison of {last} with {' and '.join(against)}" if self.restrict_to and against
+                    else f"comparison of the {len(self.restrict_to)} papers of the last answer" if self.restrict_to
                     else f"comparison of the best papers on {about}" if self.compares_a_topic
                     else "comparison: " + (" vs ".join(names) if len(names) > 1 else about))
         elif self.kind == "followup":
@@ -291,13 +299,16 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if is_small_talk(question):
         return Plan(kind="out_of_scope", form=FORMS["out_of_scope"], **base)
     if followup is not None and followup.restrict_to is not None:
-        kind = "compare" if is_compare(question) and len(followup.restrict_to) > 1 and not followup.pick_one \
-            else "followup"
+        papers = list(followup.restrict_to)
+        if is_compare(question) and named and not followup.pick_one:  # "how does it compare to LASER-D?"
+            papers = list(dict.fromkeys([*papers, *named]))
+        kind = "compare" if is_compare(question) and len(papers) > 1 and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
         kinds = contributions_asked(question)
-        return Plan(kind=kind, form=form, papers=list(followup.restrict_to) if kind == "compare" else [],
-                    restrict_to=list(followup.restrict_to), resolution=followup.why, pick_one=followup.pick_one,
+        return Plan(kind=kind, form=form, papers=papers if kind == "compare" else [],
+                    restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
+                    left_out=followup.left_out,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})

@@ -131,6 +131,21 @@ def test_follow_ups_about_the_last_answer(corpus):
     assert {"WorldGym", "VLBiMan"} <= short(c.title for c in switch.citations)
 
 
+def test_a_follow_up_compares_the_last_paper_with_one_it_names_and_returns_to_the_others(corpus):
+    conversation = corpus.conversation()
+    corpus.ask("tell me about PoLR", llm="none", conversation=conversation)
+    versus = corpus.ask("how does it compare to LASER-D?", llm="none", conversation=conversation)
+    assert versus.plan.kind == "compare" and short(c.title for c in versus.citations) == {"PoLR", "LASER-D"}
+    assert versus.plan.line() == "comparison of the paper of the last answer with LASER-D" and versus.comparison
+    conversation = corpus.conversation()
+    first = corpus.ask("which papers reduce reasoning token usage?", llm="none", conversation=conversation)
+    one = corpus.ask("which one uses reinforcement learning?", llm="none", conversation=conversation)
+    others = corpus.ask("what about the other ones?", llm="none", conversation=conversation)
+    assert len(one.citations) == 1 and others.plan.left_out
+    assert {c.id for c in others.citations} == {c.id for c in first.citations} - {one.citations[0].id}
+    assert others.answer.startswith(f"The {len(others.citations)} papers the last answer left out:")
+
+
 def test_a_follow_up_can_ask_for_the_papers_that_do_not_fit(corpus):
     asked = "which papers improve reasoning with reinforcement learning?"
     fits, rest = corpus.conversation(), corpus.conversation()

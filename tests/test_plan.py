@@ -120,6 +120,20 @@ def test_follow_ups_are_resolved_against_the_last_answer():
         assert plan_of(asked, followup=several).kind == "compare" or "share" in asked
 
 
+def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
+    conversation = Conversation()
+    conversation.add(Turn("which papers reduce inference cost?", "reduce inference cost", "...",
+                          ["a", "b", "c"], ["A: x", "B: y", "C: z"], "list"))
+    most = conversation.resolve("which is the most efficient?")
+    assert most.pick_one and most.restrict_to == ["a", "b", "c"] and most.query == "efficient"
+    ones = conversation.resolve("which ones use RL?")
+    assert ones.restrict_to == ["a", "b", "c"] and ones.query == "RL" and not ones.whole_set
+    conversation.add(Turn("which ones use RL?", "RL", "...", ["b"], ["B: y"], "followup"))
+    others = conversation.resolve("what about the other ones?")
+    assert others.left_out and others.restrict_to == ["a", "c"] and others.whole_set
+    assert plan_of("what about the other ones?", followup=others).kind == "followup"
+
+
 def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
     assert contributions_asked("do any of them use math benchmarks?") == []
     assert contributions_asked("which papers are evaluated on standard datasets?") == []
