@@ -92,7 +92,7 @@ _THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b"
 _COMPARE_FRAME = re.compile(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:do|does)\s+|\s+(?:differ|compare)\b.*$",
                             re.IGNORECASE)
 _NAMED_FRAME = re.compile(r"^\s*(?:(?:can you |please )?tell me (?:more )?about|what(?:'s| is| are| does)|explain|"
-                          r"describe|summari[sz]e|who wrote|how does)\b", re.IGNORECASE)
+                          r"describe|summari[sz]e|who (?:wrote|introduced|proposed|created|built|made)|how does)\b", re.IGNORECASE)
 _SMALL_TALK = re.compile(r"^\s*(?:hi|hello|hey|thanks?(?: you)?|thank you|good (?:morning|evening|night)|bye|"
                          r"who are you|what can you do|help)\s*[.!?]*\s*$", re.IGNORECASE)
 
@@ -318,6 +318,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
         about = without_contrasts(focus(_COMPARE_FRAME.sub("", question)))
         return Plan(kind="compare", form=FORMS["compare"], **{**base, "query": about, "topics": [about]})
+    if len(named) == 1 and asks_about_one(question):  # "who introduced the LEXam benchmark?" is about LEXam
+        return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     kinds = contributions_asked(question)
     if kinds:
         rest = without_contribution_words(query)

@@ -75,6 +75,8 @@ def test_a_question_on_which_of_two_named_papers_is_better_compares_them():
 def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
     assert plan_of("tell me about PoLR", named=["p1"]).kind == "named"
     assert plan_of("which papers build on PoLR?", named=["p1"]).kind == "list"
+    assert plan_of("who introduced the LEXam benchmark?", named=["p1"]).kind == "named"  # not a contribution question
+    assert plan_of("who introduced a legal benchmark?").kind == "contribution"
 
 
 def test_what_a_question_excludes_is_not_asked_for():
