@@ -26,9 +26,19 @@ class Found:
     total: int
     empty_topics: list[str]
 
+    @property
+    def more(self) -> int:
+        """Papers that answer the query on later pages (a list query finds one page)."""
+        return self.plan.later(len(self.hits), self.total)
+
+    @property
+    def next_page(self) -> int | None:
+        """The page that lists the next of the ``more`` papers, or None when this page is the last."""
+        return self.plan.page + 1 if self.more else None
+
     def as_dict(self) -> dict:
-        return {"plan": self.plan.as_dict(), "total": self.total, "results": [h.as_dict() for h in self.hits],
-                "empty_topics": self.empty_topics}
+        return {"plan": self.plan.as_dict(), "total": self.total, "more": self.more, "next_page": self.next_page,
+                "results": [h.as_dict() for h in self.hits], "empty_topics": self.empty_topics}
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page

@@ -27,7 +27,13 @@ def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
     assert [h.id for h in first.hits + second.hits] == [h.id for h in everything.hits[:6]]
     answer = corpus.ask("which papers use reinforcement learning?", llm="none", page=2, page_size=3)
     assert [c.n for c in answer.citations] == [4, 5, 6]
-    assert "[4]" in answer.answer and f"{everything.total - 6} more" in answer.answer
+    assert "[4]" in answer.answer and answer.more == everything.total - 6 and answer.next_page == 3
+    assert answer.as_dict()["more"] == everything.total - 6 and answer.as_dict()["next_page"] == 3
+    assert f"{answer.more} more" not in answer.answer  # how to see them is each front end's to say
+    assert second.as_dict()["more"] == everything.total - 6 and second.as_dict()["next_page"] == 3
+    last = corpus.ask("which papers use reinforcement learning?", llm="none", page=-(-everything.total // 3),
+                      page_size=3)
+    assert last.citations and last.more == 0 and last.next_page is None and last.as_dict()["next_page"] is None
 
 
 def test_a_contribution_question_uses_the_papers_labels(corpus):

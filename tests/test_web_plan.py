@@ -47,6 +47,7 @@ def test_a_list_question_pages_with_show_more(page):
     total = int(text.split(" papers in the store answer this")[0].split()[-1])
     assert total > 2 * PAGE and f"1\u2013{PAGE}:" in text
     assert badges(first) == [1, 2, 3] and f"{total - PAGE} more" in text
+    assert text.count(f"{total - PAGE} more") == 1  # the page's own hint, beside its button
     assert page.locator("#sources-panel .label").count() >= PAGE  # each paper's kinds of contribution
 
     more = page.locator("#show-more")
@@ -92,10 +93,13 @@ def test_api_chat_returns_the_plan_pages_and_the_comparison(paged_server):
 
     client = Client(paged_server.url, verbose=False)
     text, citations, details = client.predict(LIST_QUESTION, 5, "none", api_name="/chat")
-    assert details["plan"]["kind"] == "list" and details["total"] > PAGE
+    assert details["plan"]["kind"] == "list" and details["total"] > 2 * PAGE
+    assert details["more"] == details["total"] - PAGE and details["next_page"] == 2  # how many more, and where
+    assert f"{details['more']} more" not in text
     assert [c["n"] for c in citations] == [1, 2, 3] and all("contributions" in c for c in citations)
     text, citations, details = client.predict(LIST_QUESTION, 5, "none", "", "", 2, api_name="/chat")
     assert [c["n"] for c in citations] == [4, 5, 6] and "[4]" in text and details["plan"]["page"] == 2
+    assert details["more"] == details["total"] - 2 * PAGE and details["next_page"] == (3 if details["more"] else None)
     hits = client.predict(LIST_QUESTION, 5, "", 2, api_name="/search")
     assert [h["id"] for h in hits] == [c["id"] for c in citations]
 

@@ -80,11 +80,14 @@ def comparison_table(answer, width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def print_more(plan, shown: int, total: int) -> None:
-    """Under a page of a list: how many more there are, and how to see them."""
-    rest = plan.later(shown, total)
-    if rest:
-        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))
+PAGE_HINT = "--page {page}, or --all"  # how `assistant ask` and `assistant search` show the next page
+
+
+def print_more(result, how: str = PAGE_HINT) -> None:
+    """Under a page of a list (an ``Answer`` or ``Found``): how many papers later pages list, and ``how``
+    to see them (``{page}``: the next page)."""
+    if result.more:
+        click.echo(click.style(f"{result.more} more: {how.format(page=result.next_page)}", dim=True))
 
 
 def print_answer(stream):
@@ -96,6 +99,6 @@ def print_answer(stream):
         click.echo()
         click.echo(for_terminal(comparison_table(answer)))
     print_citations(answer)
-    print_more(stream.plan, len(answer.citations), answer.total)
+    print_more(answer)
     click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
     return answer

@@ -423,8 +423,8 @@ class WebApp:
             conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
             data = self.assistant.ask(question, conversation=conversation, llm=self._llm(llm),
                                       k=self._api_k(k, K_MAX), where=where, page=self._api_page(page)).as_dict()
-            details = {key: data[key] for key in ("plan", "total", "comparison", "synthesis", "complete", "model", "note")
-                       if key in data}
+            details = {key: data[key] for key in ("plan", "total", "more", "next_page", "comparison", "synthesis",
+                                                  "complete", "model", "note") if key in data}
             return data["answer"], data["citations"], details
 
         return self._api_call("chat", answer)

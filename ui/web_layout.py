@@ -144,11 +144,13 @@ def build_app(assistant) -> gr.Blocks:
                     contribution; several values of one field match any of them (at most 100 values in all).
                     Empty (the default): every paper.
                 page: for a list question ("which papers ..."), which page of 20 papers to answer with
+                    (details' next_page names the next one)
             Returns:
                 the answer text with [n] markers; the cited papers as a list of {n, id, title, sources,
                 evidence, text, topic, contributions, main_contribution}; and details: {plan (the
                 question's kind, topics, paper set and answer form), total (papers that answer it, on
-                every page), comparison (for a comparison: one row per paper, {n, problem, approach,
+                every page), more (papers on later pages), next_page (the page that lists them, or
+                null), comparison (for a comparison: one row per paper, {n, problem, approach,
                 evaluated_on, result}, quoted from the abstracts), synthesis (a capable model's checked
                 paragraph, if any), complete, model, note}
             """
