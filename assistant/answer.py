@@ -67,7 +67,8 @@ class Answer:
 
     @property
     def next_page(self) -> int | None:
-        """The page that lists the next of the ``more`` papers, or None when this page is the last."""
+        """The page that lists the next of the ``more`` papers (pass it to ``Assistant.stream`` with this
+        answer's plan), or None when this page is the last."""
         return self.plan.page + 1 if self.more and self.plan is not None else None
 
     @property

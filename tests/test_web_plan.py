@@ -1,6 +1,7 @@
 """The question plan in the browser chat and its API: the plan line, a list that pages with
-"Show more", contribution labels on the sources, and a follow-up comparison table (real Chromium
-driven by Playwright, and gradio_client), on a copy of the bundled-corpus store."""
+"Show more" (under the filters of the first page), contribution labels on the sources, and a
+follow-up comparison table (real Chromium driven by Playwright, and gradio_client), on a copy of
+the bundled-corpus store."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import shutil
 
 import pytest
 
-from .test_web import SHOTS, _free_port, _open_page, _serve, ask, browser, needs_browser, shot  # noqa: F401
+from .test_web import (SHOTS, _free_port, _open_page, _serve, ask, browser, choose_filter,  # noqa: F401
+                       latest_sources, needs_browser, shot)
 
 PAGE = 3  # papers a page here, so that a list question of the bundled corpus has several pages
 LIST_QUESTION = "which papers use reinforcement learning?"
+FILE = "004_6909a62b24dbb033.txt"  # a source file holding several of the list's papers, not all
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +68,39 @@ def test_a_list_question_pages_with_show_more(page):
     page.click("#new-chat")
     page.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 0")
     assert not more.is_visible()
+
+
+def short_titles(titles) -> list[str]:
+    return [t.split(":")[0].strip() for t in titles]
+
+
+@needs_browser
+def test_show_more_keeps_the_filters_of_the_first_page(page, paged_server):
+    filtered = paged_server.web_app.assistant.find(LIST_QUESTION, where=f"file={FILE}", page_size=None)
+    everything = paged_server.web_app.assistant.find(LIST_QUESTION, page_size=None)
+    assert filtered.total > PAGE and [h.id for h in everything.hits[PAGE:2 * PAGE]] != \
+        [h.id for h in filtered.hits[PAGE:2 * PAGE]]
+    page.click("#filters .label-wrap")
+    page.wait_for_selector("#filter-file", state="visible")
+    choose_filter(page, "file", FILE)
+    page.wait_for_function(f"document.querySelector('#filters .label-wrap').innerText.includes('only file {FILE}')")
+    ask(page, LIST_QUESTION)
+    first = page.locator("#chat-log .turn").last
+    assert f"{filtered.total} papers matching the filters answer this" in first.inner_text()
+    assert short_titles(t for t, _ in latest_sources(page)) == short_titles(h.title for h in filtered.hits[:PAGE])
+
+    page.click("#clear-filters")  # the boxes change; the next page keeps the filters its first page had
+    page.wait_for_function("document.querySelector('#filters .label-wrap').innerText.includes('all papers')")
+    page.click("#show-more")
+    page.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 2 && "
+                           "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+    second = page.locator("#chat-log .turn").last
+    assert f"{PAGE + 1}\u2013{2 * PAGE}:" in second.inner_text() and badges(second) == [4, 5, 6]
+    assert f"{filtered.total} papers matching the filters answer this" in second.inner_text()
+    assert short_titles(t for t, _ in latest_sources(page)) == \
+        short_titles(h.title for h in filtered.hits[PAGE:2 * PAGE])
+    assert all(FILE in files for _, files in latest_sources(page))
+    assert f"only file {FILE}" in second.locator(".meta").inner_text()
 
 
 @needs_browser

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -19,7 +18,7 @@ Ask a question about the papers, or use a command:
   /sources        the sources of the last answer, with their evidence
   /show N         the full abstract of source N (and its row of a comparison)
   /compare N M .. compare sources N, M, ... of the last answer side by side
-  /more           the next page of the last list answer
+  /more           the next page of the last list answer, under its filters
   /k N            cite at most N papers per answer (now {k})
   /llm NAME       who writes answers: auto, ollama, local, none (now {llm})
   /filter F=V ... only papers matching: file, year, venue, decision, keyword
@@ -66,11 +65,15 @@ class Repl:
                 continue
             self.ask(line)
 
-    def ask(self, question: str, plan=None, page: int = 1) -> None:
+    def ask(self, question: str, plan=None, page: int | None = None) -> None:
+        """Answer ``question`` in this conversation under the chat's filters; or, given ``plan`` (``/compare``,
+        ``/more``), answer that plan, at ``page``, under the filters it records. Ctrl-C stops only the answer."""
         try:
-            stream = self.assistant.stream(question, conversation=None if plan is not None else self.conversation,
-                                           llm=self.llm, k=self.k, where=Filter.parse(pairs=self.filters), plan=plan,
-                                           page=page)
+            if plan is None:
+                stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k,
+                                               where=self._where())
+            else:
+                stream = self.assistant.stream(plan.question, llm=self.llm, k=self.k, plan=plan, page=page)
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
@@ -151,6 +154,9 @@ class Repl:
             self.filters = tuple(args)
         click.echo(f"Answers now use {self._filters_label()}.")
 
+    def _where(self):
+        return Filter.parse(pairs=self.filters)
+
     def _filters_label(self) -> str:
         return "only papers with " + ", ".join(self.filters) if self.filters else "all papers"
 
@@ -185,18 +191,17 @@ class Repl:
         chosen = [numbers[int(a)] for a in dict.fromkeys(args)]
         why = "sources " + ", ".join(f"[{c.n}]" for c in chosen) + " of the last answer"
         try:
-            plan = self.assistant.compare_plan([c.id for c in chosen], why)
+            plan = self.assistant.compare_plan([c.id for c in chosen], why, where=self._where())
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
         self.ask(plan.question, plan=plan)
 
     def _more(self, last) -> None:
-        plan = last.plan if last is not None else None
-        if plan is None or not last.more:
+        if last is None or last.next_page is None:
             click.echo("Nothing more: /more shows the next page of a list answer.")
             return
-        self.ask(plan.question, plan=replace(plan, page=plan.page + 1))  # the shown answer keeps its own plan
+        self.ask(last.question, plan=last.plan, page=last.next_page)  # under the filters of the pages before
 
     def _switch_llm(self, args: list[str]) -> None:
         if len(args) != 1 or args[0] not in LLM_CHOICES:

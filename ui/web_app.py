@@ -12,7 +12,7 @@ import re
 import shutil
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -51,7 +51,12 @@ class Session:
     counter: int = 0
     stream: Any = None
     busy: bool = False
-    last_plan: Any = None  # the plan of the last list answer, for "Show more"
+
+    @property
+    def paged_turn(self):
+        """The last turn if it is a finished list answer with later pages ("Show more" continues it), else None."""
+        last = self.turns[-1] if self.turns else None
+        return last if last is not None and last.more and not last.pending else None
 
 
 def warn(message: str) -> None:
@@ -97,10 +102,8 @@ class WebApp:
         return Session(self.assistant.conversation())
 
     def _views(self, session: Session, question: Any = None):
-        last = session.turns[-1] if session.turns else None
-        more = last is not None and bool(last.more) and not last.pending
         return (render.chat_html(session.turns), render.sources_html(session.turns),
-                gr.update() if question is None else question, gr.update(visible=more))
+                gr.update() if question is None else question, gr.update(visible=session.paged_turn is not None))
 
     # -- chat ----------------------------------------------------------------------------
     def respond(self, question: str, k: Any, llm: str, session: Session | None, *filters: Any):
@@ -118,24 +121,26 @@ class WebApp:
             return
         chosen = dropdown_filters(filters)
         yield from self._answer(session, question, lambda: self.assistant.stream(
-            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen), chosen)
+            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen),
+            render.filter_scope(chosen))
 
-    def show_more(self, k: Any, llm: str, session: Session | None, *filters: Any):
-        """The next page of the last list answer, as a turn of its own."""
+    def show_more(self, k: Any, llm: str, session: Session | None):
+        """The next page of the last list answer, as a turn of its own, under the filters of its first page
+        (whatever the filter boxes hold now)."""
         session = session if session is not None else self.new_session()
-        plan = session.last_plan
-        if plan is None or session.busy:
-            warn("Nothing more to show: “Show more” pages through a list answer." if plan is None else
-                 "Still answering the last question: wait for it, or press Stop.")
+        last = session.paged_turn
+        if last is None or session.busy:
+            warn("Still answering the last question: wait for it, or press Stop." if session.busy else
+                 "Nothing more to show: “Show more” pages through a list answer.")
             yield self._views(session)
             return
-        page = replace(plan, page=plan.page + 1)
-        chosen = dropdown_filters(filters)
-        yield from self._answer(session, f"{plan.question} (page {page.page})", lambda: self.assistant.stream(
-            page.question, llm=self._llm(llm), k=self._k(k), where=chosen, plan=page), chosen)
+        plan, page = last.plan, last.next_page
+        yield from self._answer(session, f"{plan.question} (page {page})", lambda: self.assistant.stream(
+            plan.question, llm=self._llm(llm), k=self._k(k), plan=plan, page=page), last.scope)
 
-    def _answer(self, session: Session, question: str, start: Callable[[], Any], chosen: dict):
-        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner."""
+    def _answer(self, session: Session, question: str, start: Callable[[], Any], scope: str):
+        """Stream one answer into the page under the filters ``scope`` names. Always finishes: errors end
+        up in the page, not in a spinner."""
         session.busy = True
         session.counter += 1
         turn = render.Turn(session.counter, question)
@@ -144,7 +149,7 @@ class WebApp:
             yield self._views(session, question="")
             stream = None
             try:
-                turn.scope = render.filter_scope(chosen)
+                turn.scope = scope
                 stream = start()
                 session.stream = stream
                 turn.plan_line = stream.plan.line()
@@ -161,7 +166,7 @@ class WebApp:
                 if answer.synthesis and answer.synthesis["sentences"]:
                     turn.synthesized_by = answer.synthesis["model"]
                 turn.more = answer.more if answer.complete else 0
-                session.last_plan = stream.plan if turn.more else None
+                turn.plan, turn.next_page = answer.plan, answer.next_page
                 if not answer.complete and answer.note:
                     warn(answer.note)
             except AssistantError as exc:
@@ -192,7 +197,6 @@ class WebApp:
             self.stop(session)
             session.conversation = self.assistant.conversation()
             session.turns = []
-            session.last_plan = None
         return render.chat_html([]), render.EMPTY_SOURCES, gr.update(visible=False)
 
     def _k(self, k: Any) -> int:

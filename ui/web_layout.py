@@ -102,7 +102,7 @@ def build_app(assistant) -> gr.Blocks:
                          **answer_queue, **private)
         stop.click(app.stop, [session], None, queue=False, **private)
         new_chat.click(app.new_chat, [session], [chat_log, sources, more], queue=False, **private)
-        more.click(app.show_more, [k, llm, session, *filter_boxes], chat_outputs, **answer_queue, **private)
+        more.click(app.show_more, [k, llm, session], chat_outputs, **answer_queue, **private)
 
         # chat filters: the values the store's papers have, read on page load and after an upload
         for box in filter_boxes:
