@@ -220,6 +220,7 @@ def test_more_pages_a_list_under_the_filters_it_was_asked_with(chat, corpus):
     child.expect(PROMPT)
     first = child.before
     assert first.count(f"{len(filtered) - 3} more") == 1 and f"{len(filtered) - 3} more: /more" in first
+    assert "— written by none" in first  # the printing `assistant ask` uses, with the chat's hint and sources line
 
     child.sendline("/filter off")  # the chat's filters change; the list's next page keeps its own
     child.expect("Answers now use all papers")

@@ -11,7 +11,7 @@ from assistant.errors import AssistantError
 from assistant.filters import Filter
 from assistant.settings import LLM_CHOICES
 
-from .terminal import comparison_table, echo_pieces, for_terminal, print_citations
+from .terminal import print_answer, print_citations
 
 HELP = """\
 Ask a question about the papers, or use a command:
@@ -77,23 +77,7 @@ class Repl:
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
-        click.echo(click.style(stream.plan.line(), dim=True))
-        pieces = iter(stream)
-        try:
-            echo_pieces(pieces, stream.cancel)
-        except KeyboardInterrupt:
-            pieces.close()  # finalises the answer as incomplete; the conversation goes on
-            click.echo(click.style("\n(stopped)", dim=True))
-        answer = stream.answer
-        self.answers.append(answer)
-        click.echo()
-        if answer.comparison:
-            click.echo(for_terminal(comparison_table(answer)))
-        if answer.more:
-            click.echo(click.style(f"{answer.more} more: /more", dim=True))
-        if answer.citations:
-            click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
-        click.echo(click.style(f"— {answer.model}" + ("" if answer.complete else " (incomplete)"), dim=True))
+        self.answers.append(print_answer(stream, more="/more", sources=sources_line, stoppable=True))
 
     # -- commands ----------------------------------------------------------------------
     def command(self, line: str) -> str | None:
@@ -254,6 +238,12 @@ def _save_history(readline, path: Path) -> None:
         readline.write_history_file(path)
     except OSError:
         pass
+
+
+def sources_line(answer) -> None:
+    """The sources of an answer on one quiet line (``/sources`` shows them with their evidence)."""
+    if answer.citations:
+        click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
 
 
 def to_markdown(answers) -> str:
