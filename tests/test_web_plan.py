@@ -1,10 +1,11 @@
 """The question plan in the browser chat and its API: the plan line, a list that pages with
-"Show more" (under the filters of the first page), contribution labels on the sources, and a
-follow-up comparison table (real Chromium driven by Playwright, and gradio_client), on a copy of
-the bundled-corpus store."""
+"Show more" (under the filters of the first page), contribution labels on the sources, a follow-up
+comparison table, and how the page and the API read k and page (real Chromium driven by Playwright,
+and gradio_client), on a copy of the bundled-corpus store."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -143,5 +144,47 @@ def test_api_chat_returns_the_plan_pages_and_the_comparison(paged_server):
                                               api_name="/chat")
     assert details["plan"]["kind"] == "compare"
     assert [row["n"] for row in details["comparison"]] == [c["n"] for c in citations] == [1, 2]
-    with pytest.raises(Exception, match="page='soon' is not a number"):
+    with pytest.raises(Exception, match=re.escape("page='soon' is not a page number. Pass a whole number from 1 to "
+                                                  "10,000, or leave page out for 1.")):
         client.predict(LIST_QUESTION, 5, "none", "", "", "soon", api_name="/chat")
+
+
+def test_k_and_page_are_read_alike_by_the_page_and_the_api(paged_server):
+    """One parser for k (the slider, /chat, /search) and page (/chat, /search): "2.0" is 2 for both,
+    "abc", "2.5", 0 and a filter are refused alike, naming the field, its range and the fix."""
+    from gradio_client import Client
+
+    from assistant.errors import InputError
+
+    app = paged_server.web_app
+    assert app._k("2.0") == app._k(2.0) == app._k(" 2 ") == 2 and app._page("2.0") == app._page(2.0) == 2
+    assert app._k(None) == app._k("") == 5 and app._page(None) == app._page("") == 1
+    refusals = {"k": "k={!r} is not a number of papers. Pass a whole number from 1 to 10, or leave k out for 5.",
+                "page": "page={!r} is not a page number. Pass a whole number from 1 to 10,000, or leave page out "
+                        "for 1."}
+    for name, read, too_many in (("k", app._k, 11), ("page", app._page, 10_001)):
+        for bad in ("abc", "2.5", 0, "0", -3, True, too_many, str(too_many), "1e3", [2]):
+            with pytest.raises(InputError) as refused:
+                read(bad)
+            assert str(refused.value) == refusals[name].format(bad), (name, bad)
+    with pytest.raises(InputError, match=re.escape("k='year=2026' is not a number of papers. Pass a whole number "
+                                                   "from 1 to 10, or leave k out for 5. Filters go in `where`.")):
+        app._k("year=2026")
+
+    client = Client(paged_server.url, verbose=False)
+    second = client.predict(LIST_QUESTION, 5, "", 2, api_name="/search")
+    assert second and client.predict(LIST_QUESTION, "5.0", "", "2.0", api_name="/search") == second
+    _text, citations, details = client.predict(LIST_QUESTION, "5.0", "none", "", "", "2.0", api_name="/chat")
+    assert [c["id"] for c in citations] == [h["id"] for h in second] and details["plan"]["page"] == 2
+    for k, page, refusal in (("abc", 1, "k='abc' is not a number of papers. Pass a whole number from 1 to 100"),
+                             (5, "abc", "page='abc' is not a page number. Pass a whole number from 1 to 10,000"),
+                             ("2.5", 1, "k='2.5' is not a number of papers"), (5, "2.5", "page='2.5' is not a page")):
+        with pytest.raises(Exception, match=re.escape(refusal)):
+            client.predict(LIST_QUESTION, k, "", page, api_name="/search")
+    with pytest.raises(Exception, match=re.escape("k='abc' is not a number of papers. Pass a whole number from 1 "
+                                                  "to 10,")):
+        client.predict(LIST_QUESTION, "abc", "none", api_name="/chat")
+
+    with pytest.warns(UserWarning):
+        *_, (chat, _, _, _) = list(app.respond(LIST_QUESTION, "abc", "none", app.new_session()))  # the slider's k
+    assert "k=&#x27;abc&#x27; is not a number of papers" in chat and "error-box" in chat

@@ -18,11 +18,13 @@ from typing import Any, Callable
 
 import gradio as gr
 
-from assistant.errors import AssistantError, InputError, StoreError
+from assistant.core import MAX_PAGE
+from assistant.errors import AssistantError, StoreError
 from assistant.filters import FACETS
 from assistant.settings import LLM_CHOICES
 
 from . import web_render as render
+from .web_numbers import whole_number
 
 log = logging.getLogger("ui.web")
 
@@ -199,27 +201,17 @@ class WebApp:
             session.turns = []
         return render.chat_html([]), render.EMPTY_SOURCES, gr.update(visible=False)
 
-    def _k(self, k: Any) -> int:
-        try:
-            return max(1, min(K_MAX, int(k)))
-        except (TypeError, ValueError):
-            return min(K_MAX, self.assistant.settings.k)
+    def _k(self, k: Any, most: int = K_MAX) -> int:
+        """``k`` from the page or an API caller, at most ``most`` and the settings' ``max_k``; left out, the
+        setting."""
+        settings = self.assistant.settings
+        most = min(most, settings.max_k)
+        return whole_number(k, "k", most, default=min(most, settings.k), what="a number of papers")
 
-    def _api_k(self, k: Any, most: int) -> int:
-        """``k`` from an API caller: unset means the setting; anything else must be a whole number."""
-        if k in (None, ""):
-            return min(most, self.assistant.settings.k)
-        if isinstance(k, float) and k.is_integer():  # JSON clients (MCP) may send 5.0
-            k = int(k)
-        try:
-            value = int(str(k).strip()) if not isinstance(k, (bool, float)) else None
-        except ValueError:
-            value = None
-        if value is None or not 1 <= value <= most:
-            raise gr.Error(html.escape(f"k={k!r} is not a number of papers. Pass a whole number from 1 to {most} "
-                                       "(or leave it out for the default); filters go in the argument after it, "
-                                       "`where`.", quote=False), print_exception=False)
-        return value
+    @staticmethod
+    def _page(page: Any) -> int:
+        """``page`` of a list answer from an API caller; left out, the first."""
+        return whole_number(page, "page", MAX_PAGE, default=1, what="a page number")
 
     def _llm(self, llm: Any) -> str:
         return llm if llm in LLM_CHOICES else self.assistant.settings.llm
@@ -426,7 +418,7 @@ class WebApp:
         def answer() -> tuple[str, list[dict], dict]:
             conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
             data = self.assistant.ask(question, conversation=conversation, llm=self._llm(llm),
-                                      k=self._api_k(k, K_MAX), where=where, page=self._api_page(page)).as_dict()
+                                      k=self._k(k), where=where, page=self._page(page)).as_dict()
             details = {key: data[key] for key in ("plan", "total", "more", "next_page", "comparison", "synthesis",
                                                   "complete", "model", "note") if key in data}
             return data["answer"], data["citations"], details
@@ -435,22 +427,7 @@ class WebApp:
 
     def api_search(self, query: Any, k: Any = None, where: Any = None, page: Any = 1) -> list[dict]:
         return self._api_call("search", lambda: [api_hit(h) for h in self.assistant.search(
-            query, k=self._api_k(k, SEARCH_K_MAX), where=where, page=self._api_page(page))])
-
-    @staticmethod
-    def _api_page(page: Any) -> int:
-        """``page`` of a list answer as a whole number (the library bounds it), or an error naming it."""
-        if page in (None, ""):
-            return 1
-        if isinstance(page, bool) or not isinstance(page, (int, float, str)):
-            raise InputError(f"page is a {type(page).__name__}, not a number.", "Pass page as a whole number from 1.")
-        try:
-            number = float(page)
-        except ValueError:
-            raise InputError(f"page={str(page)[:40]!r} is not a number.", "Pass page as a whole number from 1.") from None
-        if number != int(number):
-            raise InputError(f"page={page} is not a whole number.", "Pass page as a whole number from 1.")
-        return int(number)
+            query, k=self._k(k, SEARCH_K_MAX), where=where, page=self._page(page))])
 
     @staticmethod
     def _api_call(endpoint: str, work: Callable[[], Any]) -> Any:
@@ -458,9 +435,6 @@ class WebApp:
         fix (``gr.Error``), and is logged here; nothing a caller sends takes the server down."""
         try:
             return work()
-        except gr.Error as exc:
-            log.info("/%s refused: %s", endpoint, exc)
-            raise
         except AssistantError as exc:
             log.warning("/%s refused: %s", endpoint, exc, exc_info=exc.__cause__ is not None)
             raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None

@@ -143,8 +143,8 @@ def build_app(assistant) -> gr.Blocks:
                     {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword,
                     contribution; several values of one field match any of them (at most 100 values in all).
                     Empty (the default): every paper.
-                page: for a list question ("which papers ..."), which page of 20 papers to answer with
-                    (details' next_page names the next one)
+                page: for a list question ("which papers ..."), which page of 20 papers to answer with,
+                    1 to 10,000 (details' next_page names the next one)
             Returns:
                 the answer text with [n] markers; the cited papers as a list of {n, id, title, sources,
                 evidence, text, topic, contributions, main_contribution}; and details: {plan (the
@@ -166,7 +166,7 @@ def build_app(assistant) -> gr.Blocks:
                     dict {"decision": "Accept (oral)", "keyword": ["llm", "agents"]}. Fields: file, year,
                     venue, decision, keyword, contribution; several values of one field match any of them
                     (at most 100 values in all). Empty (the default): every paper.
-                page: for a list query ("papers on ..."), which page of 20 papers to return
+                page: for a list query ("papers on ..."), which page of 20 papers to return, 1 to 10,000
             Returns:
                 a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions,
                 main_contribution}
