@@ -64,11 +64,13 @@ class Answer:
     total: int = 0                      # papers that answer the question (a list answer cites a page of them)
     comparison: list[dict] = field(default_factory=list)  # a comparison's rows, aligned with citations by n
     synthesis: "dict | None" = None     # a capable model's checked paragraph (synthesis.Synthesis.as_dict)
+    more: int = 0                       # papers that answer the question on later pages (a list answer shows one)
 
     @property
-    def more(self) -> int:
-        """Papers that answer the question on later pages (a list answer shows one page)."""
-        return self.plan.later(len(self.citations), self.total) if self.plan else 0
+    def next_page(self) -> int | None:
+        """The page that lists the next of the ``more`` papers (pass it to ``Assistant.stream`` with this
+        answer's plan), or None when this page is the last."""
+        return self.plan.page + 1 if self.more and self.plan is not None else None
 
     @property
     def abstained(self) -> bool:
@@ -77,7 +79,8 @@ class Answer:
     def as_dict(self) -> dict:
         out = {"question": self.question, "answer": self.answer, "model": self.model,
                "citations": [c.as_dict() for c in self.citations], "complete": self.complete,
-               "plan": self.plan.as_dict() if self.plan else None, "total": self.total}
+               "plan": self.plan.as_dict() if self.plan else None, "total": self.total,
+               "more": self.more, "next_page": self.next_page}
         if self.comparison:
             out["comparison"] = self.comparison
         if self.synthesis is not None:
@@ -118,11 +121,11 @@ class AnswerStream:
         self.plan = plan
         self.total = len(hits) if total is None else total
         first = plan.earlier
-        self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
-                             total=self.total)
         self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
                                    h.contributions, h.main_contribution)
                           for i, h in enumerate(hits, 1)]
+        self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
+                             total=self.total, more=plan.later(len(self.citations), self.total))
         self.comparison = []
         if plan.form == "comparison" and len(self.citations) > 1:
             from .comparison import compare_row
@@ -183,9 +186,6 @@ class AnswerStream:
                 yield emit("\n\n_(stopped)_")
             elif self._empty_topics:
                 yield emit(f"\n\nNothing {where} is about {' or '.join(self._empty_topics)}.")
-            rest = self.plan.later(len(self.citations), self.total)
-            if finished and rest:
-                yield emit(f"\n\n_{rest} more: page {self.plan.page + 1} lists them._")
         except LLMError as exc:
             self.answer.note = str(exc)
             yield emit(f"\n\n_Answer incomplete: {exc}_")

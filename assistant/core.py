@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
@@ -26,9 +26,19 @@ class Found:
     total: int
     empty_topics: list[str]
 
+    @property
+    def more(self) -> int:
+        """Papers that answer the query on later pages (a list query finds one page)."""
+        return self.plan.later(len(self.hits), self.total)
+
+    @property
+    def next_page(self) -> int | None:
+        """The page that lists the next of the ``more`` papers, or None when this page is the last."""
+        return self.plan.page + 1 if self.more else None
+
     def as_dict(self) -> dict:
-        return {"plan": self.plan.as_dict(), "total": self.total, "results": [h.as_dict() for h in self.hits],
-                "empty_topics": self.empty_topics}
+        return {"plan": self.plan.as_dict(), "total": self.total, "more": self.more, "next_page": self.next_page,
+                "results": [h.as_dict() for h in self.hits], "empty_topics": self.empty_topics}
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
@@ -154,8 +164,7 @@ class Assistant:
                 plan.source = source
             elif resolved is None and propose:
                 plan = self._proposed(plan, named, llm, parsed)
-        if not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
-            raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
+        page = self._check_page(page)
         if page_size == SETTINGS_PAGE:
             page_size = self.settings.page_size
         if page_size is not None and (not isinstance(page_size, int) or not 1 <= page_size <= self.settings.max_k):
@@ -216,13 +225,15 @@ class Assistant:
 
         return review(self._proposals[key], plan, named=named, model=backend.name, finds=finds)
 
-    def compare_plan(self, paper_ids: list[str], why: str = "") -> Plan:
-        """A plan comparing these papers side by side (the chat's ``/compare 1 3``)."""
+    def compare_plan(self, paper_ids: list[str], why: str = "", *,
+                     where: Filter | dict[str, Any] | str | None = None) -> Plan:
+        """A plan comparing these papers side by side (the chat's ``/compare 1 3``), of those matching ``where``."""
         if len(paper_ids) < 2:
             raise InputError("A comparison needs two papers or more.", "Name two source numbers, e.g. /compare 1 3.")
         question = f"compare {len(paper_ids)} papers"
         return Plan(question=question, kind="compare", query="", form="comparison", papers=list(paper_ids),
-                    restrict_to=list(paper_ids), resolution=why or f"{len(paper_ids)} chosen papers")
+                    restrict_to=list(paper_ids), resolution=why or f"{len(paper_ids)} chosen papers",
+                    filters=str(self._filter(where) or "") or None)
 
     def select(self, plan: Plan, *, k: int | None = None, where: Filter | dict[str, Any] | str | None = None):
         """The papers ``plan`` cites (a ``selection.Selection``): retrieval and the plan decide, never the model."""
@@ -281,17 +292,23 @@ class Assistant:
         return self._backends[choice], note
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
-               where: Filter | dict[str, Any] | str | None = None, page: int = 1, page_size: int | None = SETTINGS_PAGE,
-               plan: Plan | None = None):
+               where: Filter | dict[str, Any] | str | None = None, page: int | None = None,
+               page_size: int | None = SETTINGS_PAGE, plan: Plan | None = None):
         """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after).
-        ``plan``: answer this plan instead of planning ``question`` (``compare_plan``, a next page)."""
+        ``plan``: answer this plan instead of planning ``question`` (``compare_plan``), under the filters and page
+        size it records; with ``page``, that page of it: ``stream(answer.question, plan=answer.plan,
+        page=answer.next_page)`` is a list answer's next page."""
         from .answer import AnswerStream
         from .conversation import Turn
         from .evidence import best_sentences
 
-        where = self._filter(where)
-        plan = plan or self.plan(question, where=where, page=page, page_size=page_size, conversation=conversation,
-                                 llm=llm, propose=True)
+        if plan is None:
+            where = self._filter(where)
+            plan = self.plan(question, where=where, page=1 if page is None else page, page_size=page_size,
+                             conversation=conversation, llm=llm, propose=True)
+        else:
+            plan = self._page_of(plan, page, where, page_size)
+            where = self._filter(plan.filters)
         selection = self.select(plan, k=k, where=where)
         hits = selection.page(plan)
         evidence = {}  # each paper's sentence that best answers the topic it was found for
@@ -348,6 +365,21 @@ class Assistant:
             raise InputError(f"The {name} holds a character that is not text (U+{ord(question[exc.start]):04X}, "
                              "a lone surrogate).", f"Send the {name} as valid UTF-8 text.") from None
         return question
+
+    def _page_of(self, plan: Plan, page: Any, where: Any, page_size: Any) -> Plan:
+        """``plan`` at ``page`` (None: the page it has), as a copy. ``where`` and ``page_size`` are refused:
+        a plan is answered under the filters and page size it records."""
+        if self._filter(where) is not None or page_size != SETTINGS_PAGE:
+            raise InputError("A plan is answered under the filters and page size it records.",
+                             "Pass where and page_size when planning (plan, compare_plan), and only page with a plan.")
+        return plan if page is None else replace(plan, page=self._check_page(page))
+
+    @staticmethod
+    def _check_page(page: Any) -> int:
+        """``page`` as a page number from 1 to ``MAX_PAGE``, or an InputError."""
+        if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
+            raise InputError(f"page={page!r} is not a page.", f"Pages count from 1 (to {MAX_PAGE:,}).")
+        return page
 
     def _check_k(self, k: Any) -> int:
         """``k`` (None: the setting) as a number of papers from 1 to ``max_k``, or an InputError."""

@@ -77,3 +77,28 @@ def test_answers_show_markdown_bold_as_bold_only_on_a_colour_terminal():
     with click.Context(click.Command("ask"), color=False):  # NO_COLOR, TERM=dumb
         assert for_terminal(piece) == piece
     assert for_terminal(piece) == piece  # no command context, and pytest's stdout is no terminal
+
+
+def test_a_list_page_says_once_how_many_more_and_which_page_is_next(corpus_home):
+    """The library's answer counts the papers on later pages (``more``, ``next_page`` in the JSON); the
+    terminal says how to see them, once."""
+    question, env = "which papers use reinforcement learning?", {"ASSISTANT_PAGE_SIZE": "3"}
+    found = json.loads(run_cli("search", question, "--json", home=corpus_home, env=env).stdout)
+    total = found["total"]
+    assert total > 6 and (found["more"], found["next_page"]) == (total - 3, 2)
+
+    answer = json.loads(run_cli("ask", question, "--page", "2", "--json", home=corpus_home, env=env).stdout)
+    assert [c["n"] for c in answer["citations"]] == [4, 5, 6]
+    assert (answer["total"], answer["more"], answer["next_page"]) == (total, total - 6, 3)
+    assert f"{total - 6} more" not in answer["answer"]
+
+    shown = run_cli("ask", question, "--page", "2", home=corpus_home, env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count(f"{total - 6} more") == 1 and f"{total - 6} more: --page 3, or --all" in shown.stdout
+    listed = run_cli("search", question, "--page", "2", home=corpus_home, env=env).stdout
+    assert listed.count(f"{total - 6} more") == 1 and f"{total - 6} more: --page 3, or --all" in listed
+
+    last = -(-total // 3)
+    final = json.loads(run_cli("ask", question, "--page", str(last), "--json", home=corpus_home, env=env).stdout)
+    assert final["citations"] and (final["more"], final["next_page"]) == (0, None)
+    assert " more: --page" not in run_cli("ask", question, "--page", str(last), home=corpus_home, env=env).stdout

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from .conftest import DATA, run_cli
 
 
@@ -36,7 +38,33 @@ def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
     assert [h.id for h in first.hits + second.hits] == [h.id for h in everything.hits[:6]]
     answer = corpus.ask("which papers use reinforcement learning?", llm="none", page=2, page_size=3)
     assert [c.n for c in answer.citations] == [4, 5, 6]
-    assert "[4]" in answer.answer and f"{everything.total - 6} more" in answer.answer
+    assert "[4]" in answer.answer and answer.more == everything.total - 6 and answer.next_page == 3
+    assert answer.as_dict()["more"] == everything.total - 6 and answer.as_dict()["next_page"] == 3
+    assert f"{answer.more} more" not in answer.answer  # how to see them is each front end's to say
+    assert second.as_dict()["more"] == everything.total - 6 and second.as_dict()["next_page"] == 3
+    last = corpus.ask("which papers use reinforcement learning?", llm="none", page=-(-everything.total // 3),
+                      page_size=3)
+    assert last.citations and last.more == 0 and last.next_page is None and last.as_dict()["next_page"] is None
+
+
+def test_the_next_page_of_an_answer_keeps_the_filters_and_page_size_of_its_plan(corpus):
+    from assistant.errors import InputError
+
+    question, only = "which papers use reinforcement learning?", "file=004_6909a62b24dbb033.txt"
+    filtered = corpus.find(question, where=only, page_size=None)
+    assert filtered.total > 3 and any("004_6909a62b24dbb033.txt" not in {s["file"] for s in h.sources}
+                                      for h in corpus.find(question, page_size=None).hits)
+    first = corpus.ask(question, llm="none", where=only, page_size=3)
+    assert first.more == filtered.total - 3 and first.next_page == 2
+    second = corpus.ask(first.question, llm="none", plan=first.plan, page=first.next_page)  # no `where` given
+    assert [c.id for c in second.citations] == [h.id for h in filtered.hits[3:6]]
+    assert [c.n for c in second.citations] == [4, 5, 6] and "matching the filters" in second.answer
+    assert first.plan.page == 1 and second.plan.page == 2 and second.plan.filters == first.plan.filters
+    for mixed in ({"where": "file=000_f1080e5cb02b8f2e.txt"}, {"page_size": None}):
+        with pytest.raises(InputError, match="under the filters and page size it records"):
+            corpus.stream(question, plan=first.plan, page=2, **mixed)
+    with pytest.raises(InputError, match="page=0 is not a page"):
+        corpus.stream(question, plan=first.plan, page=0)
 
 
 def test_a_contribution_question_uses_the_papers_labels(corpus):

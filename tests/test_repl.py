@@ -19,8 +19,9 @@ def chat(corpus_home, tmp_path):
     home = tmp_path / "home"
     shutil.copytree(corpus_home, home)
 
-    def spawn(*args: str) -> pexpect.spawn:
-        env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none", "TERM": "dumb", "NO_COLOR": "1"}
+    def spawn(*args: str, **settings: str) -> pexpect.spawn:
+        env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none", "TERM": "dumb", "NO_COLOR": "1",
+               **settings}
         child = pexpect.spawn(str(ASSISTANT), ["chat", *args], env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
         child.expect("49 papers in the store")
         child.expect(PROMPT)
@@ -205,3 +206,33 @@ def test_chat_follow_up_comparison_and_compare_command(chat):
     child.expect("Headline result")
     child.expect(PROMPT)
     assert child.before.count("[1]") >= 1 and "[3]" not in child.before.split("Sources")[0]
+
+
+def test_more_pages_a_list_under_the_filters_it_was_asked_with(chat, corpus):
+    question, only = "which papers use reinforcement learning?", "file=004_6909a62b24dbb033.txt"
+    filtered = corpus.find(question, where=only, page_size=None).hits
+    unfiltered = corpus.find(question, page_size=None).hits
+    kept = {h.id for h in filtered}
+    assert len(filtered) > 4 and any(h.id not in kept for h in unfiltered[3:6])
+    child = chat("--where", only, ASSISTANT_PAGE_SIZE="3")
+    child.sendline(question)
+    child.expect(f"{len(filtered)} papers matching the filters answer this; 1\u20133:")
+    child.expect(PROMPT)
+    first = child.before
+    assert first.count(f"{len(filtered) - 3} more") == 1 and f"{len(filtered) - 3} more: /more" in first
+    assert "— written by none" in first  # the printing `assistant ask` uses, with the chat's hint and sources line
+
+    child.sendline("/filter off")  # the chat's filters change; the list's next page keeps its own
+    child.expect("Answers now use all papers")
+    child.expect(PROMPT)
+    child.sendline("/more")
+    child.expect(f"{len(filtered)} papers matching the filters answer this; 4\u20136:")
+    child.expect(PROMPT)
+    second = child.before
+    assert all(f"] {h.title}" in second for h in filtered[3:6])
+    assert not any(f"] {h.title}" in second for h in unfiltered[3:6] if h.id not in kept)
+    rest = len(filtered) - 6
+    assert (f"{rest} more: /more" in second) == (rest > 0) and second.count(f"{rest} more") == (rest > 0)
+
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)

@@ -1,17 +1,21 @@
 """The question plan in the browser chat and its API: the plan line, a list that pages with
-"Show more", contribution labels on the sources, and a follow-up comparison table (real Chromium
-driven by Playwright, and gradio_client), on a copy of the bundled-corpus store."""
+"Show more" (under the filters of the first page), contribution labels on the sources, a follow-up
+comparison table, and how the page and the API read k and page (real Chromium driven by Playwright,
+and gradio_client), on a copy of the bundled-corpus store."""
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
 
-from .test_web import SHOTS, _free_port, _open_page, _serve, ask, browser, needs_browser, shot  # noqa: F401
+from .test_web import (SHOTS, _free_port, _open_page, _serve, ask, browser, choose_filter,  # noqa: F401
+                       latest_sources, needs_browser, shot)
 
 PAGE = 3  # papers a page here, so that a list question of the bundled corpus has several pages
 LIST_QUESTION = "which papers use reinforcement learning?"
+FILE = "004_6909a62b24dbb033.txt"  # a source file holding several of the list's papers, not all
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +51,7 @@ def test_a_list_question_pages_with_show_more(page):
     total = int(text.split(" papers in the store answer this")[0].split()[-1])
     assert total > 2 * PAGE and f"1\u2013{PAGE}:" in text
     assert badges(first) == [1, 2, 3] and f"{total - PAGE} more" in text
+    assert text.count(f"{total - PAGE} more") == 1  # the page's own hint, beside its button
     assert page.locator("#sources-panel .label").count() >= PAGE  # each paper's kinds of contribution
 
     more = page.locator("#show-more")
@@ -64,6 +69,39 @@ def test_a_list_question_pages_with_show_more(page):
     page.click("#new-chat")
     page.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 0")
     assert not more.is_visible()
+
+
+def short_titles(titles) -> list[str]:
+    return [t.split(":")[0].strip() for t in titles]
+
+
+@needs_browser
+def test_show_more_keeps_the_filters_of_the_first_page(page, paged_server):
+    filtered = paged_server.web_app.assistant.find(LIST_QUESTION, where=f"file={FILE}", page_size=None)
+    everything = paged_server.web_app.assistant.find(LIST_QUESTION, page_size=None)
+    assert filtered.total > PAGE and [h.id for h in everything.hits[PAGE:2 * PAGE]] != \
+        [h.id for h in filtered.hits[PAGE:2 * PAGE]]
+    page.click("#filters .label-wrap")
+    page.wait_for_selector("#filter-file", state="visible")
+    choose_filter(page, "file", FILE)
+    page.wait_for_function(f"document.querySelector('#filters .label-wrap').innerText.includes('only file {FILE}')")
+    ask(page, LIST_QUESTION)
+    first = page.locator("#chat-log .turn").last
+    assert f"{filtered.total} papers matching the filters answer this" in first.inner_text()
+    assert short_titles(t for t, _ in latest_sources(page)) == short_titles(h.title for h in filtered.hits[:PAGE])
+
+    page.click("#clear-filters")  # the boxes change; the next page keeps the filters its first page had
+    page.wait_for_function("document.querySelector('#filters .label-wrap').innerText.includes('all papers')")
+    page.click("#show-more")
+    page.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 2 && "
+                           "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+    second = page.locator("#chat-log .turn").last
+    assert f"{PAGE + 1}\u2013{2 * PAGE}:" in second.inner_text() and badges(second) == [4, 5, 6]
+    assert f"{filtered.total} papers matching the filters answer this" in second.inner_text()
+    assert short_titles(t for t, _ in latest_sources(page)) == \
+        short_titles(h.title for h in filtered.hits[PAGE:2 * PAGE])
+    assert all(FILE in files for _, files in latest_sources(page))
+    assert f"only file {FILE}" in second.locator(".meta").inner_text()
 
 
 @needs_browser
@@ -92,10 +130,13 @@ def test_api_chat_returns_the_plan_pages_and_the_comparison(paged_server):
 
     client = Client(paged_server.url, verbose=False)
     text, citations, details = client.predict(LIST_QUESTION, 5, "none", api_name="/chat")
-    assert details["plan"]["kind"] == "list" and details["total"] > PAGE
+    assert details["plan"]["kind"] == "list" and details["total"] > 2 * PAGE
+    assert details["more"] == details["total"] - PAGE and details["next_page"] == 2  # how many more, and where
+    assert f"{details['more']} more" not in text
     assert [c["n"] for c in citations] == [1, 2, 3] and all("contributions" in c for c in citations)
     text, citations, details = client.predict(LIST_QUESTION, 5, "none", "", "", 2, api_name="/chat")
     assert [c["n"] for c in citations] == [4, 5, 6] and "[4]" in text and details["plan"]["page"] == 2
+    assert details["more"] == details["total"] - 2 * PAGE and details["next_page"] == (3 if details["more"] else None)
     hits = client.predict(LIST_QUESTION, 5, "", 2, api_name="/search")
     assert [h["id"] for h in hits] == [c["id"] for c in citations]
 
@@ -103,5 +144,47 @@ def test_api_chat_returns_the_plan_pages_and_the_comparison(paged_server):
                                               api_name="/chat")
     assert details["plan"]["kind"] == "compare"
     assert [row["n"] for row in details["comparison"]] == [c["n"] for c in citations] == [1, 2]
-    with pytest.raises(Exception, match="page='soon' is not a number"):
+    with pytest.raises(Exception, match=re.escape("page='soon' is not a page number. Pass a whole number from 1 to "
+                                                  "10,000, or leave page out for 1.")):
         client.predict(LIST_QUESTION, 5, "none", "", "", "soon", api_name="/chat")
+
+
+def test_k_and_page_are_read_alike_by_the_page_and_the_api(paged_server):
+    """One parser for k (the slider, /chat, /search) and page (/chat, /search): "2.0" is 2 for both,
+    "abc", "2.5", 0 and a filter are refused alike, naming the field, its range and the fix."""
+    from gradio_client import Client
+
+    from assistant.errors import InputError
+
+    app = paged_server.web_app
+    assert app._k("2.0") == app._k(2.0) == app._k(" 2 ") == 2 and app._page("2.0") == app._page(2.0) == 2
+    assert app._k(None) == app._k("") == 5 and app._page(None) == app._page("") == 1
+    refusals = {"k": "k={!r} is not a number of papers. Pass a whole number from 1 to 10, or leave k out for 5.",
+                "page": "page={!r} is not a page number. Pass a whole number from 1 to 10,000, or leave page out "
+                        "for 1."}
+    for name, read, too_many in (("k", app._k, 11), ("page", app._page, 10_001)):
+        for bad in ("abc", "2.5", 0, "0", -3, True, too_many, str(too_many), "1e3", [2]):
+            with pytest.raises(InputError) as refused:
+                read(bad)
+            assert str(refused.value) == refusals[name].format(bad), (name, bad)
+    with pytest.raises(InputError, match=re.escape("k='year=2026' is not a number of papers. Pass a whole number "
+                                                   "from 1 to 10, or leave k out for 5. Filters go in `where`.")):
+        app._k("year=2026")
+
+    client = Client(paged_server.url, verbose=False)
+    second = client.predict(LIST_QUESTION, 5, "", 2, api_name="/search")
+    assert second and client.predict(LIST_QUESTION, "5.0", "", "2.0", api_name="/search") == second
+    _text, citations, details = client.predict(LIST_QUESTION, "5.0", "none", "", "", "2.0", api_name="/chat")
+    assert [c["id"] for c in citations] == [h["id"] for h in second] and details["plan"]["page"] == 2
+    for k, page, refusal in (("abc", 1, "k='abc' is not a number of papers. Pass a whole number from 1 to 100"),
+                             (5, "abc", "page='abc' is not a page number. Pass a whole number from 1 to 10,000"),
+                             ("2.5", 1, "k='2.5' is not a number of papers"), (5, "2.5", "page='2.5' is not a page")):
+        with pytest.raises(Exception, match=re.escape(refusal)):
+            client.predict(LIST_QUESTION, k, "", page, api_name="/search")
+    with pytest.raises(Exception, match=re.escape("k='abc' is not a number of papers. Pass a whole number from 1 "
+                                                  "to 10,")):
+        client.predict(LIST_QUESTION, "abc", "none", api_name="/chat")
+
+    with pytest.warns(UserWarning):
+        *_, (chat, _, _, _) = list(app.respond(LIST_QUESTION, "abc", "none", app.new_session()))  # the slider's k
+    assert "k=&#x27;abc&#x27; is not a number of papers" in chat and "error-box" in chat

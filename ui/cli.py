@@ -110,7 +110,7 @@ def search(ctx, query, k, source, batch, where, as_json, page, show_all):
             click.echo(click.style(f"# {question}", fg="cyan"))
         click.echo(click.style(found.plan.line(), dim=True))
         _print_hits(found.hits, first=found.plan.earlier + 1)
-        print_more(found.plan, len(found.hits), found.total)
+        print_more(found)
 
 
 @cli.command(context_settings=CONTEXT)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -12,14 +11,14 @@ from assistant.errors import AssistantError
 from assistant.filters import Filter
 from assistant.settings import LLM_CHOICES
 
-from .terminal import comparison_table, echo_pieces, for_terminal, print_citations
+from .terminal import print_answer, print_citations
 
 HELP = """\
 Ask a question about the papers, or use a command:
   /sources        the sources of the last answer, with their evidence
   /show N         the full abstract of source N (and its row of a comparison)
   /compare N M .. compare sources N, M, ... of the last answer side by side
-  /more           the next page of the last list answer
+  /more           the next page of the last list answer, under its filters
   /k N            cite at most N papers per answer (now {k})
   /llm NAME       who writes answers: auto, ollama, local, none (now {llm})
   /filter F=V ... only papers matching: file, year, venue, decision, keyword
@@ -66,31 +65,19 @@ class Repl:
                 continue
             self.ask(line)
 
-    def ask(self, question: str, plan=None, page: int = 1) -> None:
+    def ask(self, question: str, plan=None, page: int | None = None) -> None:
+        """Answer ``question`` in this conversation under the chat's filters; or, given ``plan`` (``/compare``,
+        ``/more``), answer that plan, at ``page``, under the filters it records. Ctrl-C stops only the answer."""
         try:
-            stream = self.assistant.stream(question, conversation=None if plan is not None else self.conversation,
-                                           llm=self.llm, k=self.k, where=Filter.parse(pairs=self.filters), plan=plan,
-                                           page=page)
+            if plan is None:
+                stream = self.assistant.stream(question, conversation=self.conversation, llm=self.llm, k=self.k,
+                                               where=self._where())
+            else:
+                stream = self.assistant.stream(plan.question, llm=self.llm, k=self.k, plan=plan, page=page)
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
-        click.echo(click.style(stream.plan.line(), dim=True))
-        pieces = iter(stream)
-        try:
-            echo_pieces(pieces, stream.cancel)
-        except KeyboardInterrupt:
-            pieces.close()  # finalises the answer as incomplete; the conversation goes on
-            click.echo(click.style("\n(stopped)", dim=True))
-        answer = stream.answer
-        self.answers.append(answer)
-        click.echo()
-        if answer.comparison:
-            click.echo(for_terminal(comparison_table(answer)))
-        if answer.more:
-            click.echo(click.style(f"{answer.more} more: /more", dim=True))
-        if answer.citations:
-            click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
-        click.echo(click.style(f"— {answer.model}" + ("" if answer.complete else " (incomplete)"), dim=True))
+        self.answers.append(print_answer(stream, more="/more", sources=sources_line, stoppable=True))
 
     # -- commands ----------------------------------------------------------------------
     def command(self, line: str) -> str | None:
@@ -151,6 +138,9 @@ class Repl:
             self.filters = tuple(args)
         click.echo(f"Answers now use {self._filters_label()}.")
 
+    def _where(self):
+        return Filter.parse(pairs=self.filters)
+
     def _filters_label(self) -> str:
         return "only papers with " + ", ".join(self.filters) if self.filters else "all papers"
 
@@ -185,18 +175,17 @@ class Repl:
         chosen = [numbers[int(a)] for a in dict.fromkeys(args)]
         why = "sources " + ", ".join(f"[{c.n}]" for c in chosen) + " of the last answer"
         try:
-            plan = self.assistant.compare_plan([c.id for c in chosen], why)
+            plan = self.assistant.compare_plan([c.id for c in chosen], why, where=self._where())
         except AssistantError as exc:
             click.echo(click.style(f"error: {exc}", fg="red"))
             return
         self.ask(plan.question, plan=plan)
 
     def _more(self, last) -> None:
-        plan = last.plan if last is not None else None
-        if plan is None or not last.more:
+        if last is None or last.next_page is None:
             click.echo("Nothing more: /more shows the next page of a list answer.")
             return
-        self.ask(plan.question, plan=replace(plan, page=plan.page + 1))  # the shown answer keeps its own plan
+        self.ask(last.question, plan=last.plan, page=last.next_page)  # under the filters of the pages before
 
     def _switch_llm(self, args: list[str]) -> None:
         if len(args) != 1 or args[0] not in LLM_CHOICES:
@@ -249,6 +238,12 @@ def _save_history(readline, path: Path) -> None:
         readline.write_history_file(path)
     except OSError:
         pass
+
+
+def sources_line(answer) -> None:
+    """The sources of an answer on one quiet line (``/sources`` shows them with their evidence)."""
+    if answer.citations:
+        click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
 
 
 def to_markdown(answers) -> str:

@@ -52,11 +52,6 @@ def echo_pieces(pieces, cancel=None) -> None:
             raise KeyboardInterrupt
 
 
-def stream_to_terminal(stream) -> None:
-    echo_pieces(stream, stream.cancel)
-    click.echo()
-
-
 def comparison_table(answer, width: int | None = None) -> str:
     """The comparison as an aligned table whose cells wrap to the terminal's width."""
     import shutil
@@ -80,22 +75,37 @@ def comparison_table(answer, width: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def print_more(plan, shown: int, total: int) -> None:
-    """Under a page of a list: how many more there are, and how to see them."""
-    rest = plan.later(shown, total)
-    if rest:
-        click.echo(click.style(f"{rest} more: --page {plan.page + 1}, or --all", dim=True))
+PAGE_HINT = "--page {page}, or --all"  # how `assistant ask` and `assistant search` show the next page
 
 
-def print_answer(stream):
-    """Stream an answer to the terminal under its plan line, then its sources and who wrote it."""
+def print_more(result, how: str = PAGE_HINT) -> None:
+    """Under a page of a list (an ``Answer`` or ``Found``): how many papers later pages list, and ``how``
+    to see them (``{page}``: the next page)."""
+    if result.more:
+        click.echo(click.style(f"{result.more} more: {how.format(page=result.next_page)}", dim=True))
+
+
+def print_answer(stream, *, more: str = PAGE_HINT, sources=print_citations, stoppable: bool = False):
+    """Stream an answer to the terminal under its plan line, then its comparison table, its sources
+    (``sources(answer)``), how many more papers later pages list (``more``: how to see them, as in
+    ``print_more``) and who wrote it. Ctrl-C stops the answer, which ends incomplete; with ``stoppable``
+    the answer is then printed to its end, else KeyboardInterrupt goes on to the caller."""
     click.echo(click.style(stream.plan.line(), dim=True))
-    stream_to_terminal(stream)
+    pieces = iter(stream)
+    try:
+        echo_pieces(pieces, stream.cancel)
+    except KeyboardInterrupt:
+        pieces.close()  # finalises the answer as incomplete
+        if not stoppable:
+            raise
+        click.echo(click.style("\n(stopped)", dim=True))
+    click.echo()
     answer = stream.answer
     if answer.comparison:
         click.echo()
         click.echo(for_terminal(comparison_table(answer)))
-    print_citations(answer)
-    print_more(stream.plan, len(answer.citations), answer.total)
-    click.echo(click.style(f"\n— written by {answer.model}" + (f"; {answer.note}" if answer.note else ""), dim=True))
+    sources(answer)
+    print_more(answer, more)
+    click.echo(click.style(f"\n— written by {answer.model}" + ("" if answer.complete else " (incomplete)")
+                           + (f"; {answer.note}" if answer.note else ""), dim=True))
     return answer

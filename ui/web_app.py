@@ -12,17 +12,19 @@ import re
 import shutil
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import gradio as gr
 
-from assistant.errors import AssistantError, InputError, StoreError
+from assistant.core import MAX_PAGE
+from assistant.errors import AssistantError, StoreError
 from assistant.filters import FACETS
 from assistant.settings import LLM_CHOICES
 
 from . import web_render as render
+from .web_numbers import whole_number
 
 log = logging.getLogger("ui.web")
 
@@ -51,7 +53,12 @@ class Session:
     counter: int = 0
     stream: Any = None
     busy: bool = False
-    last_plan: Any = None  # the plan of the last list answer, for "Show more"
+
+    @property
+    def paged_turn(self):
+        """The last turn if it is a finished list answer with later pages ("Show more" continues it), else None."""
+        last = self.turns[-1] if self.turns else None
+        return last if last is not None and last.more and not last.pending else None
 
 
 def warn(message: str) -> None:
@@ -97,10 +104,8 @@ class WebApp:
         return Session(self.assistant.conversation())
 
     def _views(self, session: Session, question: Any = None):
-        last = session.turns[-1] if session.turns else None
-        more = last is not None and bool(last.more) and not last.pending
         return (render.chat_html(session.turns), render.sources_html(session.turns),
-                gr.update() if question is None else question, gr.update(visible=more))
+                gr.update() if question is None else question, gr.update(visible=session.paged_turn is not None))
 
     # -- chat ----------------------------------------------------------------------------
     def respond(self, question: str, k: Any, llm: str, session: Session | None, *filters: Any):
@@ -118,24 +123,26 @@ class WebApp:
             return
         chosen = dropdown_filters(filters)
         yield from self._answer(session, question, lambda: self.assistant.stream(
-            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen), chosen)
+            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen),
+            render.filter_scope(chosen))
 
-    def show_more(self, k: Any, llm: str, session: Session | None, *filters: Any):
-        """The next page of the last list answer, as a turn of its own."""
+    def show_more(self, k: Any, llm: str, session: Session | None):
+        """The next page of the last list answer, as a turn of its own, under the filters of its first page
+        (whatever the filter boxes hold now)."""
         session = session if session is not None else self.new_session()
-        plan = session.last_plan
-        if plan is None or session.busy:
-            warn("Nothing more to show: “Show more” pages through a list answer." if plan is None else
-                 "Still answering the last question: wait for it, or press Stop.")
+        last = session.paged_turn
+        if last is None or session.busy:
+            warn("Still answering the last question: wait for it, or press Stop." if session.busy else
+                 "Nothing more to show: “Show more” pages through a list answer.")
             yield self._views(session)
             return
-        page = replace(plan, page=plan.page + 1)
-        chosen = dropdown_filters(filters)
-        yield from self._answer(session, f"{plan.question} (page {page.page})", lambda: self.assistant.stream(
-            page.question, llm=self._llm(llm), k=self._k(k), where=chosen, plan=page), chosen)
+        plan, page = last.plan, last.next_page
+        yield from self._answer(session, f"{plan.question} (page {page})", lambda: self.assistant.stream(
+            plan.question, llm=self._llm(llm), k=self._k(k), plan=plan, page=page), last.scope)
 
-    def _answer(self, session: Session, question: str, start: Callable[[], Any], chosen: dict):
-        """Stream one answer into the page. Always finishes: errors end up in the page, not in a spinner."""
+    def _answer(self, session: Session, question: str, start: Callable[[], Any], scope: str):
+        """Stream one answer into the page under the filters ``scope`` names. Always finishes: errors end
+        up in the page, not in a spinner."""
         session.busy = True
         session.counter += 1
         turn = render.Turn(session.counter, question)
@@ -144,7 +151,7 @@ class WebApp:
             yield self._views(session, question="")
             stream = None
             try:
-                turn.scope = render.filter_scope(chosen)
+                turn.scope = scope
                 stream = start()
                 session.stream = stream
                 turn.plan_line = stream.plan.line()
@@ -161,7 +168,7 @@ class WebApp:
                 if answer.synthesis and answer.synthesis["sentences"]:
                     turn.synthesized_by = answer.synthesis["model"]
                 turn.more = answer.more if answer.complete else 0
-                session.last_plan = stream.plan if turn.more else None
+                turn.plan, turn.next_page = answer.plan, answer.next_page
                 if not answer.complete and answer.note:
                     warn(answer.note)
             except AssistantError as exc:
@@ -192,30 +199,19 @@ class WebApp:
             self.stop(session)
             session.conversation = self.assistant.conversation()
             session.turns = []
-            session.last_plan = None
         return render.chat_html([]), render.EMPTY_SOURCES, gr.update(visible=False)
 
-    def _k(self, k: Any) -> int:
-        try:
-            return max(1, min(K_MAX, int(k)))
-        except (TypeError, ValueError):
-            return min(K_MAX, self.assistant.settings.k)
+    def _k(self, k: Any, most: int = K_MAX) -> int:
+        """``k`` from the page or an API caller, at most ``most`` and the settings' ``max_k``; left out, the
+        setting."""
+        settings = self.assistant.settings
+        most = min(most, settings.max_k)
+        return whole_number(k, "k", most, default=min(most, settings.k), what="a number of papers")
 
-    def _api_k(self, k: Any, most: int) -> int:
-        """``k`` from an API caller: unset means the setting; anything else must be a whole number."""
-        if k in (None, ""):
-            return min(most, self.assistant.settings.k)
-        if isinstance(k, float) and k.is_integer():  # JSON clients (MCP) may send 5.0
-            k = int(k)
-        try:
-            value = int(str(k).strip()) if not isinstance(k, (bool, float)) else None
-        except ValueError:
-            value = None
-        if value is None or not 1 <= value <= most:
-            raise gr.Error(html.escape(f"k={k!r} is not a number of papers. Pass a whole number from 1 to {most} "
-                                       "(or leave it out for the default); filters go in the argument after it, "
-                                       "`where`.", quote=False), print_exception=False)
-        return value
+    @staticmethod
+    def _page(page: Any) -> int:
+        """``page`` of a list answer from an API caller; left out, the first."""
+        return whole_number(page, "page", MAX_PAGE, default=1, what="a page number")
 
     def _llm(self, llm: Any) -> str:
         return llm if llm in LLM_CHOICES else self.assistant.settings.llm
@@ -422,31 +418,16 @@ class WebApp:
         def answer() -> tuple[str, list[dict], dict]:
             conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
             data = self.assistant.ask(question, conversation=conversation, llm=self._llm(llm),
-                                      k=self._api_k(k, K_MAX), where=where, page=self._api_page(page)).as_dict()
-            details = {key: data[key] for key in ("plan", "total", "comparison", "synthesis", "complete", "model", "note")
-                       if key in data}
+                                      k=self._k(k), where=where, page=self._page(page)).as_dict()
+            details = {key: data[key] for key in ("plan", "total", "more", "next_page", "comparison", "synthesis",
+                                                  "complete", "model", "note") if key in data}
             return data["answer"], data["citations"], details
 
         return self._api_call("chat", answer)
 
     def api_search(self, query: Any, k: Any = None, where: Any = None, page: Any = 1) -> list[dict]:
         return self._api_call("search", lambda: [api_hit(h) for h in self.assistant.search(
-            query, k=self._api_k(k, SEARCH_K_MAX), where=where, page=self._api_page(page))])
-
-    @staticmethod
-    def _api_page(page: Any) -> int:
-        """``page`` of a list answer as a whole number (the library bounds it), or an error naming it."""
-        if page in (None, ""):
-            return 1
-        if isinstance(page, bool) or not isinstance(page, (int, float, str)):
-            raise InputError(f"page is a {type(page).__name__}, not a number.", "Pass page as a whole number from 1.")
-        try:
-            number = float(page)
-        except ValueError:
-            raise InputError(f"page={str(page)[:40]!r} is not a number.", "Pass page as a whole number from 1.") from None
-        if number != int(number):
-            raise InputError(f"page={page} is not a whole number.", "Pass page as a whole number from 1.")
-        return int(number)
+            query, k=self._k(k, SEARCH_K_MAX), where=where, page=self._page(page))])
 
     @staticmethod
     def _api_call(endpoint: str, work: Callable[[], Any]) -> Any:
@@ -454,9 +435,6 @@ class WebApp:
         fix (``gr.Error``), and is logged here; nothing a caller sends takes the server down."""
         try:
             return work()
-        except gr.Error as exc:
-            log.info("/%s refused: %s", endpoint, exc)
-            raise
         except AssistantError as exc:
             log.warning("/%s refused: %s", endpoint, exc, exc_info=exc.__cause__ is not None)
             raise gr.Error(html.escape(str(exc), quote=False), print_exception=False) from None

@@ -102,7 +102,7 @@ def build_app(assistant) -> gr.Blocks:
                          **answer_queue, **private)
         stop.click(app.stop, [session], None, queue=False, **private)
         new_chat.click(app.new_chat, [session], [chat_log, sources, more], queue=False, **private)
-        more.click(app.show_more, [k, llm, session, *filter_boxes], chat_outputs, **answer_queue, **private)
+        more.click(app.show_more, [k, llm, session], chat_outputs, **answer_queue, **private)
 
         # chat filters: the values the store's papers have, read on page load and after an upload
         for box in filter_boxes:
@@ -143,12 +143,14 @@ def build_app(assistant) -> gr.Blocks:
                     {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword,
                     contribution; several values of one field match any of them (at most 100 values in all).
                     Empty (the default): every paper.
-                page: for a list question ("which papers ..."), which page of 20 papers to answer with
+                page: for a list question ("which papers ..."), which page of 20 papers to answer with,
+                    1 to 10,000 (details' next_page names the next one)
             Returns:
                 the answer text with [n] markers; the cited papers as a list of {n, id, title, sources,
                 evidence, text, topic, contributions, main_contribution}; and details: {plan (the
                 question's kind, topics, paper set and answer form), total (papers that answer it, on
-                every page), comparison (for a comparison: one row per paper, {n, problem, approach,
+                every page), more (papers on later pages), next_page (the page that lists them, or
+                null), comparison (for a comparison: one row per paper, {n, problem, approach,
                 evaluated_on, result}, quoted from the abstracts), synthesis (a capable model's checked
                 paragraph, if any), complete, model, note}
             """
@@ -164,7 +166,7 @@ def build_app(assistant) -> gr.Blocks:
                     dict {"decision": "Accept (oral)", "keyword": ["llm", "agents"]}. Fields: file, year,
                     venue, decision, keyword, contribution; several values of one field match any of them
                     (at most 100 values in all). Empty (the default): every paper.
-                page: for a list query ("papers on ..."), which page of 20 papers to return
+                page: for a list query ("papers on ..."), which page of 20 papers to return, 1 to 10,000
             Returns:
                 a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions,
                 main_contribution}

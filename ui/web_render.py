@@ -182,7 +182,9 @@ class Turn:
     plan_line: str = ""  # the question plan in one quiet line ("list question: every paper on …")
     comparison: list = field(default_factory=list)  # a comparison's rows ({"n", "problem", ...})
     synthesized_by: str = ""  # the capable model whose checked paragraph opens the answer
-    more: int = 0  # papers of a list answer on later pages
+    more: int = 0  # papers of a list answer on later pages ("Show more" lists them)
+    plan: Any = None  # the plan its answer followed
+    next_page: int | None = None  # the page of ``plan`` that "Show more" answers with
 
 
 EMPTY_CHAT = ('<div class="chat-empty"><div class="chat-empty-title">Ask about the papers</div>'
