@@ -42,6 +42,8 @@ class Turn:
     citation_ids: list[str]
     citation_titles: list[str]
     kind: str = "topic"  # the plan kind that answered it: a topic switch ("and for robotics?") keeps it
+    contributions: list[str] = field(default_factory=list)  # the kinds its papers were chosen for, and whether
+    mainly: bool = False                                    # as main contributions: a topic switch keeps them too
 
 
 @dataclass
@@ -53,6 +55,8 @@ class Resolved:
     pick_one: bool = False           # "the one about Lean": the single paper of the set that fits best
     switch_to: str | None = None     # "and for robotics?": a new search on this topic, same kind as the last
     last_kind: str = "topic"
+    last_contributions: list[str] = field(default_factory=list)  # the kinds of contribution the last answer held to
+    last_mainly: bool = False
     exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
     whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
     left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
@@ -84,7 +88,8 @@ class Conversation:
         leans = _ORDINAL.search(question) or _GROUP.search(question) or _PRONOUN.search(_SWITCH.sub("", question))
         if switch and not leans:
             topic = _SWITCH.sub("", question).strip(" ?.!")
-            return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind)
+            return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind,
+                            last_contributions=previous.contributions, last_mainly=previous.mainly)
         rest = _FOLLOW_FRAME.sub(" ", question)
         if last:
             one = _THE_ONE.search(question)
@@ -126,6 +131,16 @@ class Conversation:
             query = f"{previous.query} {_content(rest)}".strip()
             return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)
+
+    def kinds_for(self, plan) -> tuple[list[str], bool]:
+        """The kinds of contribution (and whether as main contributions) the answer to ``plan`` holds to: the
+        plan's own, or for a follow-up within the last answer, that answer's ("which of them are about law?"
+        after "which papers introduce a benchmark?" still holds benchmarks)."""
+        if plan.contributions:
+            return list(plan.contributions), plan.mainly
+        if plan.restrict_to is not None and self.turns:
+            return list(self.turns[-1].contributions), self.turns[-1].mainly
+        return [], False
 
     def _left_out(self) -> tuple[list[str], int] | None:
         """The papers of an earlier answer that the last one, a subset of it, left out, and how many that

@@ -175,7 +175,8 @@ class Plan:
             text = f"named paper: {about}"
         elif self.kind == "compare":
             names = compared_names(self.question)
-            against = [n for n in names if n.lower() not in _REFERENCES]  # "how does it compare to LASER-D?"
+            against = [n for n in names if n.lower() not in _REFERENCES] \
+                if any(n.lower() in _REFERENCES for n in names) else []  # "how does it compare to LASER-D?"
             last = (f"the {len(self.restrict_to) - len(against)} papers of the last answer" if self.restrict_to and
                     len(self.restrict_to) - len(against) > 1 else "the paper of the last answer")
             text = (f"comparison of {last} with {' and '.join(against)}" if self.restrict_to and against

@@ -174,6 +174,16 @@ def test_a_follow_up_compares_the_last_paper_with_one_it_names_and_returns_to_th
     assert others.answer.startswith(f"The {len(others.citations)} papers the last answer left out:")
 
 
+def test_a_topic_switch_keeps_the_kind_of_contribution_asked_for(corpus):
+    conversation = corpus.conversation()
+    corpus.ask("Which papers introduce a new benchmark?", llm="none", conversation=conversation)
+    law = corpus.ask("which of them are about law?", llm="none", conversation=conversation)
+    assert short(c.title for c in law.citations) == {"LEXam"}
+    physics = corpus.ask("and in physics?", llm="none", conversation=conversation)
+    assert physics.plan.kind == "contribution" and physics.plan.contributions == ["benchmark/dataset"]
+    assert short(c.title for c in physics.citations) == {"Lean4PHYS"}  # not VIRF, a physics method
+
+
 def test_a_follow_up_can_ask_for_the_papers_that_do_not_fit(corpus):
     asked = "which papers improve reasoning with reinforcement learning?"
     fits, rest = corpus.conversation(), corpus.conversation()
