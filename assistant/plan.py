@@ -80,6 +80,7 @@ _LIST = re.compile(
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
     r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"
     r"|\banything\s+(?:new\s+|recent\s+)?(?:on|about|in|for)\b"
+    r"|\w\s+(?:papers|works|studies|research|articles)\s*[?.!]*\s*$"
     r"|\b(?:list|show|find|give)\s+(?:me\s+)?(?:all|every|the|some|any)?\s*(?:papers?|works?|research|studies)\b"
     r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies)\b",
     re.IGNORECASE)

@@ -52,14 +52,19 @@ _FRAME = re.compile(
     rf"|(?:the |all (?:the )?)?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|(?:is|are) there (?:any )?(?:new |recent )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
     rf"|(?:do|does|did) (?:any|some) {_KINDS_OF_WORK}"
+    rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|(?:i'm|i am|we're|we are) (?:looking|searching) for (?:any |some )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
     r"|what (?:work|research) is there (?:on|about)|anything (?:new |recent )?(?:on|about))\b\s*",
     re.IGNORECASE)
 
 
+# "Lean and robotics papers", "recent work": the kind of text asked for, said after what it is about.
+_TRAILING_FRAME = re.compile(r"\s+(?:papers|works|research|studies|articles)$", re.IGNORECASE)
+
+
 def focus(query: str) -> str:
     """'which papers reduce reasoning token usage?' -> 'reduce reasoning token usage'."""
-    stripped = _FRAME.sub("", query.strip()).strip(" ?!.")
+    stripped = _TRAILING_FRAME.sub("", _FRAME.sub("", query.strip()).strip(" ?!."))
     return stripped if len(stripped) >= 3 else query.strip()
 
 
@@ -80,7 +85,8 @@ def topics(query: str) -> list[str]:
     if len(parts) == 1:
         body = focus(query)
         if _names_a_topic(query, body) and re.search(r"\bor\b", body) and "," not in body:
-            pieces = [p.strip(" ,?") for p in re.split(r"\bor\b", body)]
+            pieces = [re.sub(r"^(?:either|whether)\s+", "", p.strip(" ,?"), flags=re.IGNORECASE)
+                      for p in re.split(r"\bor\b", body)]
             if all(1 <= len(_WORD.findall(p)) <= 3 for p in pieces):
                 parts = pieces
         else:

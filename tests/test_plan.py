@@ -21,6 +21,7 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("Is there any work on protein folding?", "list"),
     ("How are researchers making agents cheaper to run?", "list"),  # what the field does: every paper
     ("Anything new on world models?", "list"),
+    ("Lean and robotics papers", "list"),
     ("I'm looking for work on federated fine-tuning", "list"),
     ("Do any papers study Mamba?", "list"),
     ("Find me research on test-time adaptation", "list"),
@@ -53,6 +54,8 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("What are the papers that study unlearning?", "study unlearning"),
     ("Show papers related to GRPO", "GRPO"),
     ("Can you tell me about PoLR?", "PoLR"),
+    ("Lean and robotics papers", "Lean and robotics"),
+    ("any work on recommender systems?", "recommender systems"),
     ("proof simplification for Lean", "proof simplification for Lean"),
 ])
 def test_the_words_that_frame_a_question_are_not_searched(question, searched):

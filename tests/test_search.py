@@ -147,6 +147,7 @@ def test_several_topics_each_get_their_papers(corpus):
     ("papers on Lean or on robots", ["papers on Lean", "robots"]),
     ("papers on Lean or robots", ["Lean", "robots"]),
     ("anything about audio or video?", ["audio", "video"]),
+    ("papers about either Lean or robots", ["Lean", "robots"]),
     ("which papers build on or modify GRPO?", None),  # "or" joins two verbs of one topic
     ("which papers study multilingual or cross-lingual LLMs?", None),  # ... or two modifiers of one noun
     ("legal reasoning benchmark in English and German", None),
