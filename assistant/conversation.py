@@ -190,13 +190,16 @@ def _the_papers(count: int) -> str:
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
               "one ones paper papers work works they them it its this that these those use uses using "
-              "either also actually only just really any each both all show give list find".split())  # what asks, not what about
+              "either also actually only just really any each both all show give list find "
+              "rely relies relying employ employs leverage leverages apply applies adopt adopts involve involves".split())  # what asks, not what about
 
 
 def _content(text: str) -> str:
     words = [w for w in re.findall(r"[\w\-]+", text) if w.lower() not in _FILLER]
     while words and words[-1].lower() in _TRAILING:  # "what do they evaluate on?" -> "evaluate"
         words.pop()
+    while words and words[0].lower() in _TRAILING:  # "which of them relies on RL?" -> "RL", not "on RL"
+        words.pop(0)
     return " ".join(words)
 
 

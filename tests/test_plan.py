@@ -131,6 +131,8 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
                           ["a", "b", "c"], ["A: x", "B: y", "C: z"], "list"))
     most = conversation.resolve("which is the most efficient?")
     assert most.pick_one and most.restrict_to == ["a", "b", "c"] and most.query == "efficient"
+    relies = conversation.resolve("which of them relies on reinforcement learning?")
+    assert relies.query == "reinforcement learning"  # the words a subset is chosen by, not the verb
     ones = conversation.resolve("which ones use RL?")
     assert ones.restrict_to == ["a", "b", "c"] and ones.query == "RL" and not ones.whole_set
     conversation.add(Turn("which ones use RL?", "RL", "...", ["b"], ["B: y"], "followup"))
