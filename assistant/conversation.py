@@ -96,7 +96,8 @@ class Conversation:
             if one and len(last.citation_ids) > 1:
                 about = _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
                 return Resolved(about or last.query, list(last.citation_ids), True,
-                                f"the one of the last answer's {len(last.citation_ids)} papers about {about}",
+                                f"the one of the last answer's {len(last.citation_ids)} papers"
+                                + (f" about {about}" if about else " that fits it best"),
                                 pick_one=True)
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) > 1:  # "compare the first two", "[1] and [3]: how do they differ?"
