@@ -125,6 +125,23 @@ def test_a_follow_up_comparison_shows_a_table(page):
     turn.screenshot(path=str(SHOTS / "comparison.png"))
 
 
+@needs_browser
+def test_follow_ups_by_number_and_the_others_in_the_page(page):
+    ask(page, "which papers reduce reasoning token usage?")
+    listed = badges(page.locator("#chat-log .turn").last)
+    ask(page, "compare the first two")
+    turn = page.locator("#chat-log .turn").last
+    assert "comparison of the 2 papers of the last answer" in turn.inner_text()
+    assert turn.locator("table.comparison tbody tr").count() == 2
+    ask(page, "what about the other ones?")
+    turn = page.locator("#chat-log .turn").last
+    text = turn.inner_text()
+    assert "that the last answer left out" in text  # the plan line
+    rest = len(listed) - 2
+    assert rest >= 1 and len(badges(turn)) == rest
+    assert ("The paper the last answer left out:" if rest == 1 else f"The {rest} papers the last answer left out:") in text
+
+
 def test_api_chat_returns_the_plan_pages_and_the_comparison(paged_server):
     from gradio_client import Client
 
