@@ -144,6 +144,21 @@ class Plan:
         return (self.kind == "compare" and not self.papers and self.restrict_to is None
                 and len(compared_names(self.question)) < 2)
 
+    def _comparison_line(self, about: str) -> str:
+        names = compared_names(self.question)
+        if self.restrict_to:
+            # "how does it compare to LASER-D?": the last answer's paper(s) against those the question names
+            against = [n for n in names if n.lower() not in _REFERENCES] \
+                if any(n.lower() in _REFERENCES for n in names) else []
+            own = len(self.restrict_to) - len(against)
+            if not against:
+                return f"comparison of the {len(self.restrict_to)} papers of the last answer"
+            last = f"the {own} papers of the last answer" if own > 1 else "the paper of the last answer"
+            return f"comparison of {last} with {' and '.join(against)}"
+        if self.compares_a_topic:
+            return f"comparison of the best papers on {about}"
+        return "comparison: " + (" vs ".join(names) if len(names) > 1 else about)
+
     def later(self, shown: int, total: int) -> int:
         """How many of ``total`` papers come on later pages, after this page's ``shown``."""
         if not self.paged or not self.page_size or not shown:
@@ -175,15 +190,7 @@ class Plan:
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.kind == "compare":
-            names = compared_names(self.question)
-            against = [n for n in names if n.lower() not in _REFERENCES] \
-                if any(n.lower() in _REFERENCES for n in names) else []  # "how does it compare to LASER-D?"
-            last = (f"the {len(self.restrict_to) - len(against)} papers of the last answer" if self.restrict_to and
-                    len(self.restrict_to) - len(against) > 1 else "the paper of the last answer")
-            text = (f"comparison of {last} with {' and '.join(against)}" if self.restrict_to and against
-                    else f"comparison of the {len(self.restrict_to)} papers of the last answer" if self.restrict_to
-                    else f"comparison of the best papers on {about}" if self.compares_a_topic
-                    else "comparison: " + (" vs ".join(names) if len(names) > 1 else about))
+            text = self._comparison_line(about)
         elif self.kind == "followup":
             text = f"follow-up: {self.resolution}" if self.resolution else f"follow-up on {about}"
         elif self.kind == "out_of_scope":
@@ -214,10 +221,8 @@ def contributions_asked(question: str) -> list[str]:
 # evaluated on new datasets" ask about evaluation. "Which papers introduce and evaluate on a benchmark?"
 # still asks for a benchmark: "introduce" stays.
 _USED = re.compile(r"\b(?:use[sd]?|using|evaluat\w*|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
-                   r"experiment\w*)\s+(?:on|with|against|in|over|across)?\s*"
-                   r"(?:(?:the|a|an|some|several|many|standard|common|existing|popular|public|math|\w+)\s+){0,2}?"
-                   r"(?=(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b)(?:" + "|".join(CONTRIBUTION_WORDS.values())
-                   + r")\b", re.IGNORECASE)
+                   r"experiment\w*)\s+(?:(?:on|with|against|in|over|across)\s+)?(?:\w+\s+){0,2}?"
+                   r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
 
 
 # An imperative that asks for what follows it: "list benchmarks for agents", "show me any surveys".
