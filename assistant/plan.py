@@ -248,6 +248,31 @@ def asks_mainly(question: str) -> bool:
     return bool(_MAINLY.search(_EXCLUSION.sub("", question)))
 
 
+_KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())
+# A topic the kind is on: after it ("benchmarks for medical question answering", "surveys on agents") or
+# before it ("speech datasets"). A clause after it ("analysis to support their method", "studies of how models
+# behave") qualifies the kind and names no topic.
+_TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+)?(?:(?:are|is)\s+there\s+|exists?\s+)?"
+                               r"(?:for|on|in|about|of|covering|targeting|related\s+to)\s+"
+                               r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|existing\b|this\b|these\b|"
+                               r"the\s+(?:store|collection|corpus)\b)\w", re.IGNORECASE)
+_BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
+_NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|own|their|its|which|what|there|are|is|"
+                             r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
+                             r"mainly|purely|primarily|mostly|large-scale|systematic|empirical|theoretical|public|"
+                             r"training|evaluation|open-source|list|show|find|give|me|or|and|of|as|papers?)$", re.IGNORECASE)
+
+
+def names_a_topic(question: str) -> bool:
+    """Whether a question about a kind of contribution names a topic the kind is on ("benchmarks for medical
+    question answering?", "speech datasets?"), which a paper must be about, rather than only qualifying the
+    kind ("papers with theoretical analysis to support their method")."""
+    wanted = _EXCLUSION.sub("", question)
+    if _TOPIC_AFTER_KIND.search(wanted):
+        return True
+    return any(not _NOT_A_MODIFIER.match(m.group(1)) for m in _BEFORE_KIND.finditer(wanted))
+
+
 def without_contribution_words(query: str) -> str:
     """The topic left once the kind of contribution is taken out: 'new benchmarks for agents' -> 'agents'."""
     text = _EXCLUSION.sub("", query)

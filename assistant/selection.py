@@ -19,7 +19,7 @@ from ingest.main_contribution import main_contribution
 
 from . import schema
 from .filters import Filter
-from .plan import Plan, compared_names, without_contribution_words
+from .plan import Plan, compared_names, names_a_topic, without_contribution_words
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
 
@@ -114,13 +114,15 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
         return Selection([])
     if plan.query.strip():
         everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
-        # under the abstain level, what is left of the question ("of how existing models behave") is no
-        # topic any paper is about: it describes the kind, so every paper of the kind answers
         if max((c.relevance for c in everything), default=0.0) >= LIST_GATE.abstain:
             found = [c for c in everything if c.id in ids]
             best = max((c.relevance for c in found), default=0.0)
             kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
             return _by_kind(Selection([_hit(c) for c in kept]), plan)
+        if names_a_topic(plan.question):  # "benchmarks for medical question answering?": no paper is on it
+            return Selection([], [plan.query])
+        # what is left of the question qualifies the kind ("theoretical analysis to support their method"):
+        # every paper of the kind answers
     records = store.get_papers(list(ids))
     return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
                                      key=lambda h: h.title.lower())), plan)

@@ -75,6 +75,15 @@ def test_a_contribution_question_uses_the_papers_labels(corpus):
     assert corpus.ask("Are there any surveys or position papers?", llm="none").citations == []
 
 
+def test_a_kind_on_a_topic_no_paper_is_about_cites_none(corpus):
+    """"Benchmarks for medical question answering?": the store has benchmarks, none of them medical."""
+    answer = corpus.ask("Are there benchmarks for medical question answering?", llm="none")
+    assert answer.plan.kind == "contribution" and answer.citations == []
+    assert answer.answer.startswith("No paper in the store is labelled benchmark/dataset and about medical")
+    qualified = corpus.ask("Which papers include some theoretical analysis to support their method?", llm="none")
+    assert qualified.citations and all("theory" in c.contributions for c in qualified.citations)
+
+
 def test_an_answer_on_several_kinds_is_grouped_by_kind(corpus):
     answer = corpus.ask("Which papers introduce a new benchmark or a theoretical framework?", llm="none",
                         page_size=None)

@@ -141,6 +141,22 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     assert plan_of("what about the other ones?", followup=others).kind == "followup"
 
 
+@pytest.mark.parametrize("question, topic", [
+    ("Are there benchmarks for medical question answering?", True),
+    ("What new datasets are there for speech?", True),
+    ("survey papers on reinforcement learning", True),
+    ("Are there medical QA benchmarks?", True),
+    ("Which papers introduce a new benchmark?", False),
+    ("Are there any surveys or position papers in this collection?", False),
+    ("Which papers include some theoretical analysis to support their method?", False),
+    ("Which papers are primarily empirical studies of how existing models behave?", False),
+])
+def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
+    from assistant.plan import names_a_topic
+
+    assert names_a_topic(question) is topic
+
+
 def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
     assert contributions_asked("do any of them use math benchmarks?") == []
     assert contributions_asked("which papers are evaluated on standard datasets?") == []
