@@ -230,6 +230,17 @@ def test_an_empty_subset_says_so_instead_of_blaming_the_store(corpus):
     assert answer.answer.startswith("None of the 2 papers of the last answer is mainly theory, so I cite none.")
 
 
+def test_a_subset_on_a_topic_the_set_lacks_is_empty(corpus):
+    conversation, other = corpus.conversation(), corpus.conversation()
+    for c in (conversation, other):
+        first = corpus.ask("which papers use reinforcement learning?", llm="none", conversation=c, page_size=None)
+    medicine = corpus.ask("which of them are about medicine?", llm="none", conversation=conversation)
+    assert medicine.citations == [] and medicine.answer.startswith(
+        f"None of the {len(first.citations)} papers of the last answer is about medicine")
+    robots = corpus.ask("which of them use robots?", llm="none", conversation=other)  # one of them does
+    assert short(c.title for c in robots.citations) == {"VLBiMan"}
+
+
 def test_unanswerable_and_small_talk_cite_nothing(corpus):
     assert corpus.ask("Which papers work on recommender systems?", llm="none").citations == []
     hello = corpus.ask("hello", llm="none")
