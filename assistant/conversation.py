@@ -17,7 +17,9 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
 _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
                     r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
                     r"|\b(?:how|where|why)\s+do\s+they\b|\btheir\b"
-                    r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b", re.IGNORECASE)
+                    r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b"
+                    r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b",
+                    re.IGNORECASE)
 GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
                              re.IGNORECASE)
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"

@@ -118,6 +118,8 @@ def test_follow_ups_are_resolved_against_the_last_answer():
     assert switch.restrict_to is None and switch.switch_to == "robotics" and switch.last_kind == "list"
     ordinal = conversation.resolve("tell me more about the second one")
     assert ordinal.restrict_to == ["b"] and "B: y" in ordinal.why
+    for asked in ("compare them", "compare these", "contrast the three papers"):
+        assert plan_of(asked, followup=conversation.resolve(asked)).kind == "compare", asked
     for asked, papers in (("compare the first two", ["a", "b"]), ("how do the last two differ?", ["b", "c"]),
                           ("compare [1] and [3]", ["a", "c"]), ("the first and third: what do they share?", ["a", "c"])):
         several = conversation.resolve(asked)
