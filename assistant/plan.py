@@ -252,13 +252,15 @@ _KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())
 # A topic the kind is on: after it ("benchmarks for medical question answering", "surveys on agents") or
 # before it ("speech datasets"). A clause after it ("analysis to support their method", "studies of how models
 # behave") qualifies the kind and names no topic.
-_TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+)?(?:(?:are|is)\s+there\s+|exists?\s+)?"
+_TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+|analys[ie]s\s+|stud(?:y|ies)\s+|results?\s+|"
+                               r"guarantees?\s+|frameworks?\s+|understanding\s+)?(?:(?:are|is)\s+there\s+|exists?\s+)?"
                                r"(?:for|on|in|about|of|covering|targeting|related\s+to)\s+"
                                r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|existing\b|this\b|these\b|"
                                r"the\s+(?:store|collection|corpus)\b)\w", re.IGNORECASE)
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
 _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|own|their|its|which|what|there|are|is|"
                              r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
+                             r"offer[sd]?|provide[sd]?|give|gives|include[sd]?|have|has|with|without|"
                              r"mainly|purely|primarily|mostly|large-scale|systematic|empirical|theoretical|public|"
                              r"training|evaluation|open-source|list|show|find|give|me|or|and|of|as|papers?)$", re.IGNORECASE)
 

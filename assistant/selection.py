@@ -19,7 +19,7 @@ from ingest.main_contribution import main_contribution
 
 from . import schema
 from .filters import Filter
-from .plan import Plan, compared_names, names_a_topic, without_contribution_words
+from .plan import Plan, compared_names, contributions_asked, names_a_topic, without_contribution_words
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
 
@@ -104,7 +104,8 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
 def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
     is one; with a topic, those of them that pass the list gate among the labelled papers (relative to the
-    best labelled one, since the label already holds). Abstracts are read only for the papers answered."""
+    best labelled one, since the label already holds), and none when no paper at all is about the topic.
+    Abstracts are read only for the papers answered."""
     store = searcher.store
     metas = {pid: meta for pid, meta, _text in store.iter_papers(where=where)}
     unread = [pid for pid, meta in metas.items() if plan.mainly and schema.MAIN_CONTRIBUTION not in meta]
@@ -112,17 +113,17 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     ids = {pid for pid, meta in metas.items() if _of_kind(meta, texts.get(pid), plan.contributions, mainly=plan.mainly)}
     if not ids:
         return Selection([])
-    if plan.query.strip():
+    # narrowed only by a topic the question names ("benchmarks for agents"), or by the new topic of a
+    # conversation that asked for the kind before ("and in physics?"); what only qualifies the kind
+    # ("empirical studies of how existing models behave") narrows nothing
+    if plan.query.strip() and (names_a_topic(plan.question) or not contributions_asked(plan.question)):
         everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
         if max((c.relevance for c in everything), default=0.0) >= LIST_GATE.abstain:
             found = [c for c in everything if c.id in ids]
             best = max((c.relevance for c in found), default=0.0)
             kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
             return _by_kind(Selection([_hit(c) for c in kept]), plan)
-        if names_a_topic(plan.question):  # "benchmarks for medical question answering?": no paper is on it
-            return Selection([], [plan.query])
-        # what is left of the question qualifies the kind ("theoretical analysis to support their method"):
-        # every paper of the kind answers
+        return Selection([], [plan.query])  # "benchmarks for medical question answering?": no paper is on it
     records = store.get_papers(list(ids))
     return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
                                      key=lambda h: h.title.lower())), plan)

@@ -84,6 +84,14 @@ def test_a_kind_on_a_topic_no_paper_is_about_cites_none(corpus):
     assert qualified.citations and all("theory" in c.contributions for c in qualified.citations)
 
 
+def test_a_clause_that_only_qualifies_the_kind_narrows_nothing(corpus):
+    """"Primarily empirical studies of how existing models behave": every paper mainly an empirical study."""
+    answer = corpus.ask("Which papers are primarily empirical studies of how existing models or training methods "
+                        "behave?", llm="none", page_size=None)
+    empirical = {p.id for p in corpus.papers() if p.main_contribution == "empirical study/analysis"}
+    assert len(empirical) >= 3 and {c.id for c in answer.citations} == empirical
+
+
 def test_an_answer_on_several_kinds_is_grouped_by_kind(corpus):
     answer = corpus.ask("Which papers introduce a new benchmark or a theoretical framework?", llm="none",
                         page_size=None)

@@ -152,6 +152,8 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Are there any surveys or position papers in this collection?", False),
     ("Which papers include some theoretical analysis to support their method?", False),
     ("Which papers are primarily empirical studies of how existing models behave?", False),
+    ("Which papers provide a theoretical analysis of core architectures like softmax attention?", True),
+    ("Which papers offer theoretical guarantees?", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
