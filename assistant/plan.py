@@ -138,6 +138,13 @@ class Plan:
         return (self.page - 1) * self.page_size if self.paged and self.page_size else 0
 
     @property
+    def on_a_topic(self) -> bool:
+        """A contribution question on a topic, which narrows the papers of the kind: one the question names
+        ("benchmarks for agents"), or the new topic of a conversation that asked for the kind before ("and in
+        physics?"); not a clause that only qualifies the kind ("empirical studies of how models behave")."""
+        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question))
+
+    @property
     def compares_a_topic(self) -> bool:
         """A comparison of the best papers on a topic ("compare the papers on Lean"), not of papers it names
         or of the last answer's."""
@@ -186,7 +193,7 @@ class Plan:
         elif self.kind == "contribution":
             kinds = " or ".join(self.contributions)
             text = (f"contribution question: every paper whose main contribution is {kinds}" if self.mainly
-                    else f"contribution question: every {kinds} paper") + (f" on {about}" if about else "")
+                    else f"contribution question: every {kinds} paper") + (f" on {about}" if self.on_a_topic else "")
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.kind == "compare":

@@ -19,7 +19,7 @@ from ingest.main_contribution import main_contribution
 
 from . import schema
 from .filters import Filter
-from .plan import Plan, compared_names, contributions_asked, names_a_topic, without_contribution_words
+from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
 
@@ -113,10 +113,7 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     ids = {pid for pid, meta in metas.items() if _of_kind(meta, texts.get(pid), plan.contributions, mainly=plan.mainly)}
     if not ids:
         return Selection([])
-    # narrowed only by a topic the question names ("benchmarks for agents"), or by the new topic of a
-    # conversation that asked for the kind before ("and in physics?"); what only qualifies the kind
-    # ("empirical studies of how existing models behave") narrows nothing
-    if plan.query.strip() and (names_a_topic(plan.question) or not contributions_asked(plan.question)):
+    if plan.on_a_topic:
         everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
         if max((c.relevance for c in everything), default=0.0) >= LIST_GATE.abstain:
             found = [c for c in everything if c.id in ids]
