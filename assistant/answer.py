@@ -70,7 +70,7 @@ class Answer:
     def next_page(self) -> int | None:
         """The page that lists the next of the ``more`` papers (pass it to ``Assistant.stream`` with this
         answer's plan), or None when this page is the last."""
-        return self.plan.page + 1 if self.more and self.plan is not None else None
+        return self.plan.page_after(self.more) if self.plan is not None else None
 
     @property
     def abstained(self) -> bool:

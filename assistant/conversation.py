@@ -108,8 +108,7 @@ class Conversation:
                                 f"papers {', '.join(f'[{n}]' for n in several)} of the last answer")
             ordinal = _ORDINAL.search(question)
             if ordinal:
-                word = (ordinal.group(1) or "").lower()
-                n = len(last.citation_ids) if word == "last" else _ORDINALS.get(word) or int(ordinal.group(2) or ordinal.group(3) or 0)
+                n = _ordinal_number(ordinal, len(last.citation_ids))
                 if 1 <= n <= len(last.citation_ids):
                     remaining = _content(_ORDINAL.sub(" ", rest))
                     return Resolved(remaining or last.query, [last.citation_ids[n - 1]], True,
@@ -173,11 +172,17 @@ def _numbers_named(question: str, count: int) -> list[int]:
         return list(range(count - size + 1, count + 1)) if span.group(1).lower() == "last" else list(range(1, size + 1))
     named: list[int] = []
     for match in _ORDINAL.finditer(question):
-        word = (match.group(1) or "").lower()
-        n = count if word == "last" else _ORDINALS.get(word) or int(match.group(2) or match.group(3) or 0)
+        n = _ordinal_number(match, count)
         if 1 <= n <= count and n not in named:
             named.append(n)
     return named
+
+
+def _ordinal_number(match: re.Match, count: int) -> int:
+    """The citation number an ``_ORDINAL`` match names ("second" -> 2, "[3]" -> 3, "the last" -> ``count``); 0
+    for none. It may exceed ``count``."""
+    word = (match.group(1) or "").lower()
+    return count if word == "last" else _ORDINALS.get(word) or int(match.group(2) or match.group(3) or 0)
 
 
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question

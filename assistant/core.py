@@ -34,7 +34,7 @@ class Found:
     @property
     def next_page(self) -> int | None:
         """The page that lists the next of the ``more`` papers, or None when this page is the last."""
-        return self.plan.page + 1 if self.more else None
+        return self.plan.page_after(self.more)
 
     def as_dict(self) -> dict:
         return {"plan": self.plan.as_dict(), "total": self.total, "more": self.more, "next_page": self.next_page,

@@ -172,6 +172,10 @@ class Plan:
             return 0
         return max(0, total - (self.page - 1) * self.page_size - shown)
 
+    def page_after(self, more: int) -> int | None:
+        """The page that lists the next of ``more`` papers on later pages, or None when there are none."""
+        return self.page + 1 if more else None
+
     def as_dict(self) -> dict:
         out = {"kind": self.kind, "query": self.query, "topics": self.topics, "form": self.form,
                "contributions": self.contributions, "papers": self.papers, "filters": self.filters,

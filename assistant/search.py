@@ -204,22 +204,8 @@ class HybridSearcher:
         return first + [c for c in ranked if not c.named]
 
     def _gated(self, query: str, gate: "Gate", where, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
-        """The relevant candidates: a paper the query names, whatever its scores (a coined name means
-        little to the encoder: 'Rosix-4870' is 0.21 from its own abstract); the papers whose relevance
-        clears the gate's floor and is within ``gate.ratio`` of the best; and the papers that clear the
-        floor and hold every term of the query. When even the best paper is under ``gate.abstain``,
-        nothing but a named paper is relevant.
-
-        The relative cut trims near-misses under a clear winner, but on a short query the encoder's
-        scores say little ("papers on Lean": ProofOptimizer, which simplifies Lean proofs, is 0.30 cosine
-        from the bare word, against 0.46 for Lean4PHYS), so a paper that has all the query's words is no
-        near-miss."""
-        ranked = self.candidates(query, where=where, pool=pool)
-        best = max((c.relevance for c in ranked), default=0.0)
-        if best < gate.abstain:
-            return [c for c in ranked if c.named]
-        floor = max(gate.floor, gate.ratio * best)
-        return [c for c in ranked if c.named or c.relevance >= floor or (c.lexical >= FULL_COVERAGE and c.relevance >= gate.floor)]
+        """The candidates of ``query`` that pass ``gate`` (``Gate.passing``)."""
+        return gate.passing(self.candidates(query, where=where, pool=pool))
 
     def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, dict]]:
         """Best-chunk similarity (and that chunk's metadata) of papers that only BM25 proposed. Chunk ids
@@ -277,6 +263,24 @@ class Gate:
     floor: float
     ratio: float
     abstain: float = 0.0
+
+    def passing(self, ranked: list[Candidate]) -> list[Candidate]:
+        """The relevant ones of ``ranked``, in its order: a paper the query names, whatever its scores (a
+        coined name means little to the encoder: 'Rosix-4870' is 0.21 from its own abstract); the papers
+        whose relevance clears the floor and is within ``ratio`` of the best; and the papers that clear the
+        floor and hold every term of the query. When even the best paper is under ``abstain``, nothing but a
+        named paper is relevant.
+
+        The relative cut trims near-misses under a clear winner, but on a short query the encoder's
+        scores say little ("papers on Lean": ProofOptimizer, which simplifies Lean proofs, is 0.30 cosine
+        from the bare word, against 0.46 for Lean4PHYS), so a paper that has all the query's words is no
+        near-miss."""
+        best = max((c.relevance for c in ranked), default=0.0)
+        if best < self.abstain:
+            return [c for c in ranked if c.named]
+        cut = max(self.floor, self.ratio * best)
+        return [c for c in ranked
+                if c.named or c.relevance >= cut or (c.lexical >= FULL_COVERAGE and c.relevance >= self.floor)]
 
 
 LIST_GATE = Gate(floor=0.50, ratio=0.70, abstain=0.50)

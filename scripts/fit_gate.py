@@ -18,26 +18,18 @@ from pathlib import Path
 
 from assistant import Assistant, Settings
 from assistant.batch import read_eval_set
-from assistant.search import LIST_GATE, focus
+from assistant.search import LIST_GATE, Gate, focus
 
 FLOORS = [x / 100 for x in range(40, 66, 2)]
 RATIOS = [x / 100 for x in range(50, 96, 5)]
 ABSTAINS = [x / 100 for x in range(40, 60, 2)]
 
 
-def kept(cands: list[dict], floor: float, ratio: float, abstain: float) -> list[dict]:
-    best = max((c["rel"] for c in cands), default=0.0)
-    if best < abstain:
-        return [c for c in cands if c["named"]]
-    cut = max(floor, ratio * best)
-    return [c for c in cands if c["named"] or c["rel"] >= cut or (c["full"] and c["rel"] >= floor)]
-
-
 def score(questions: list[dict], *gate: float) -> tuple[float, float, float]:
     f1s, ps, rs = [], [], []
     for q in questions:
-        got = kept(q["cands"], *gate)
-        hits = sum(c["gold"] for c in got)
+        got = Gate(*gate).passing(q["cands"])
+        hits = sum(c.id in q["gold"] for c in got)
         if not q["expected"]:
             f1s.append(1.0 if not got else 0.0)
             continue
@@ -60,9 +52,8 @@ def main(paths: list[str]) -> None:
             if plan.kind != "list" and item.type != "unanswerable":
                 continue
             gold = {pid for pid, text in texts.items() if any(s in text for s in turn["relevant"])}
-            cands = [{"rel": c.relevance, "named": c.named, "full": c.lexical >= 0.999, "gold": c.id in gold}
-                     for c in assistant.searcher.candidates(plan.query or focus(turn["question"]), pool=400)]
-            questions.append({"question": turn["question"], "expected": len(gold), "cands": cands})
+            cands = assistant.searcher.candidates(plan.query or focus(turn["question"]), pool=400)
+            questions.append({"question": turn["question"], "expected": len(gold), "gold": gold, "cands": cands})
     folds = [questions[0::2], questions[1::2]]
     grid = list(itertools.product(FLOORS, RATIOS, ABSTAINS))
     print(f"{len(questions)} questions (planned as lists, and unanswerable), folds of {len(folds[0])} and {len(folds[1])}")
