@@ -224,9 +224,13 @@ class AnswerStream:
         if self.plan.restrict_to is not None:
             count = len(self.plan.restrict_to)
             if self.plan.exclude:
-                return f"Each of the {count} papers of the last answer is about {self.plan.query}, so I cite none."
-            return (f"None of the {count} papers of the last answer {self._what_was_asked()}, so I cite none. "
-                    "Ask without \"of them\" to search the whole store.")
+                each = "The paper of the last answer" if count == 1 else f"Each of the {count} papers of the last answer"
+                return f"{each} is about {self.plan.query}, so I cite none."
+            none = "The paper of the last answer" if count == 1 else f"None of the {count} papers of the last answer"
+            asked = self._what_was_asked()
+            if count == 1:  # "is about medicine" -> "is not about medicine"
+                asked = re.sub(r"^is ", "is not ", asked)
+            return f"{none} {asked}, so I cite none. Ask without \"of them\" to search the whole store."
         if self.plan.kind == "contribution":
             return f"No paper {'matching the filters' if self._filtered else 'in the store'} {self._what_was_asked()}, so I cite none."
         return abstention(self._store_size, self._filtered)
@@ -290,9 +294,11 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     if plan.kind == "compare":
         if shown > 1:
             return f"Comparing {shown} papers:"
-        return (f"Only one paper {where} is on {plan.query}, so there is nothing to compare it with:"
-                if plan.compares_a_topic
-                else f"Only one of the papers compared is {where}:")
+        if plan.compares_a_topic:
+            return f"Only one paper {where} is on {plan.query}, so there is nothing to compare it with:"
+        if plan.restrict_to is not None and len(plan.restrict_to) == 1:  # "how do they differ?" after one paper
+            return "The last answer has only one paper, so there is nothing to compare it with:"
+        return f"Only one of the papers compared is {where}:"
     if plan.left_out and (plan.whole_set or len(plan.restrict_to or []) == shown):
         return "The paper the last answer left out:" if shown == 1 else f"The {shown} papers the last answer left out:"
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store

@@ -78,7 +78,8 @@ class Conversation:
         last = next((t for t in reversed(self.turns) if t.citation_ids), None)
         if not self.turns:
             return Resolved(question, None)
-        previous = self.turns[-1]
+        # the last question about the papers: "thanks!" in between does not change what "and for robotics?" continues
+        previous = next((t for t in reversed(self.turns) if t.kind != "out_of_scope"), self.turns[-1])
         others = self._left_out() if _OTHERS.search(question) else None
         if others:  # "what about the other ones?"
             ids, count = others
@@ -128,7 +129,8 @@ class Conversation:
             if len(last.citation_ids) == 1 and _SINGLE.search(question):
                 remaining = _content(_SINGLE.sub(" ", rest))
                 return Resolved(remaining or last.query, list(last.citation_ids), True,
-                                f"the paper of the last answer ({last.citation_titles[0]})")
+                                f"the paper of the last answer ({last.citation_titles[0]})",
+                                whole_set=not _SELECTS.search(question))  # "only if it uses RL": may be none
         if _PRONOUN.search(question) and len(_content(question).split()) <= 6:
             query = f"{previous.query} {_content(rest)}".strip()
             return Resolved(query, None, True, f"read with the last question: {query}")
@@ -140,8 +142,9 @@ class Conversation:
         after "which papers introduce a benchmark?" still holds benchmarks)."""
         if plan.contributions:
             return list(plan.contributions), plan.mainly
-        if plan.restrict_to is not None and self.turns:
-            return list(self.turns[-1].contributions), self.turns[-1].mainly
+        answered = next((t for t in reversed(self.turns) if t.citation_ids), None)  # the set it restricts to
+        if plan.restrict_to is not None and answered is not None:
+            return list(answered.contributions), answered.mainly
         return [], False
 
     def _left_out(self) -> tuple[list[str], int] | None:

@@ -159,7 +159,8 @@ class Plan:
                 if any(n.lower() in _REFERENCES for n in names) else []
             own = len(self.restrict_to) - len(against)
             if not against:
-                return f"comparison of the {len(self.restrict_to)} papers of the last answer"
+                return (f"comparison of the {len(self.restrict_to)} papers of the last answer" if len(self.restrict_to) > 1
+                        else "comparison of the last answer's papers: it has only one")
             last = f"the {own} papers of the last answer" if own > 1 else "the paper of the last answer"
             return f"comparison of {last} with {' and '.join(against)}"
         if self.compares_a_topic:
@@ -347,7 +348,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         papers = list(followup.restrict_to)
         if is_compare(question) and named and not followup.pick_one:  # "how does it compare to LASER-D?"
             papers = list(dict.fromkeys([*papers, *named]))
-        kind = "compare" if is_compare(question) and len(papers) > 1 and not followup.pick_one else "followup"
+        kind = "compare" if is_compare(question) and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
         kinds = contributions_asked(question)
         return Plan(kind=kind, form=form, papers=papers if kind == "compare" else [],

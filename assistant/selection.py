@@ -160,7 +160,7 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
     if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
         ids = [pid for pid in ids if _of_kind(*records[pid], plan.contributions, mainly=plan.mainly)]
-    if plan.kind == "compare" or plan.whole_set or len(ids) <= 1 or not plan.query.strip() \
+    if plan.kind == "compare" or plan.whole_set or not ids or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
     found = searcher.candidates(plan.query, where=(where or Filter()).restricted_to(ids))

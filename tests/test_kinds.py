@@ -250,6 +250,35 @@ def test_a_subset_on_a_topic_the_set_lacks_is_empty(corpus):
     assert short(c.title for c in robots.citations) == {"VLBiMan"}
 
 
+def test_follow_ups_on_an_answer_of_one_paper(corpus):
+    conversation = corpus.conversation()
+    first = corpus.ask("Is there any work on LLM unlearning?", llm="none", conversation=conversation)
+    assert short(c.title for c in first.citations) == {"TRU"}
+    medicine = corpus.ask("which of them is about medicine?", llm="none", conversation=conversation)
+    assert medicine.citations == [] and medicine.answer.startswith(
+        "The paper of the last answer is not about medicine, so I cite none.")
+    differ = corpus.ask("how do they differ?", llm="none", conversation=conversation)  # the last answer with papers
+    assert differ.plan.kind == "compare" and short(c.title for c in differ.citations) == {"TRU"}
+    assert differ.answer.startswith("The last answer has only one paper, so there is nothing to compare it with:")
+    assert "only one" in differ.plan.line()
+    about = corpus.ask("what does it achieve?", llm="none", conversation=conversation)
+    assert short(c.title for c in about.citations) == {"TRU"} and about.plan.whole_set
+
+
+def test_small_talk_and_an_empty_answer_do_not_lose_the_kind_of_contribution(corpus):
+    conversation = corpus.conversation()
+    first = corpus.ask("Which papers introduce a new benchmark?", llm="none", conversation=conversation)
+    assert corpus.ask("thanks!", llm="none", conversation=conversation).plan.kind == "out_of_scope"
+    assert corpus.ask("which of them are about medicine?", llm="none", conversation=conversation).citations == []
+    assert corpus.ask("thanks!", llm="none", conversation=conversation).plan.kind == "out_of_scope"
+    law = corpus.ask("which of them are about law?", llm="none", conversation=conversation)
+    assert law.plan.restrict_to == [c.id for c in first.citations]
+    assert short(c.title for c in law.citations) == {"LEXam"}
+    physics = corpus.ask("and in physics?", llm="none", conversation=conversation)
+    assert physics.plan.kind == "contribution" and physics.plan.contributions == ["benchmark/dataset"]
+    assert short(c.title for c in physics.citations) == {"Lean4PHYS"}
+
+
 def test_unanswerable_and_small_talk_cite_nothing(corpus):
     assert corpus.ask("Which papers work on recommender systems?", llm="none").citations == []
     hello = corpus.ask("hello", llm="none")
