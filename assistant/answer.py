@@ -240,8 +240,7 @@ class AnswerStream:
         about = without_contribution_words(self.plan.query) if self.plan.contributions else self.plan.query
         if not self.plan.contributions:
             return f"is about {about}"
-        kinds = " or ".join(self.plan.contributions)
-        return f"is {'mainly' if self.plan.mainly else 'labelled'} {kinds}" + (f" and about {about}" if about else "")
+        return f"is {'mainly' if self.plan.mainly else 'labelled'} {self.plan.kinds_text()}" + (f" and about {about}" if about else "")
 
     def _sentence(self, citation: Citation) -> Iterator[str]:
         quote = f"\u201c{citation.evidence.strip()}\u201d"
@@ -288,7 +287,7 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     """The answer's first line: the count first, and which of them this page shows."""
     if plan.paged:
         first = plan.earlier + 1
-        about = f" ({'mainly ' if plan.mainly else ''}{' or '.join(plan.contributions)})" if plan.kind == "contribution" else ""
+        about = f" ({'mainly ' if plan.mainly else ''}{plan.kinds_text(', {} only')})" if plan.kind == "contribution" else ""
         head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":

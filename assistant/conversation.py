@@ -36,6 +36,24 @@ _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+
                            re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class AskedKinds:
+    """The kinds of contribution an answer's papers were chosen for: whether as main contributions, and of
+    benchmark/dataset papers which use ("evaluation", "training"). A topic switch and a subset keep them."""
+
+    contributions: tuple[str, ...] = ()
+    mainly: bool = False
+    data_use: str | None = None
+
+    @classmethod
+    def of(cls, plan) -> "AskedKinds":
+        return cls(tuple(plan.contributions), plan.mainly, plan.data_use)
+
+    def give(self, plan) -> None:
+        """Make ``plan`` hold to these kinds."""
+        plan.contributions, plan.mainly, plan.data_use = list(self.contributions), self.mainly, self.data_use
+
+
 @dataclass
 class Turn:
     question: str
@@ -44,8 +62,7 @@ class Turn:
     citation_ids: list[str]
     citation_titles: list[str]
     kind: str = "topic"  # the plan kind that answered it: a topic switch ("and for robotics?") keeps it
-    contributions: list[str] = field(default_factory=list)  # the kinds its papers were chosen for, and whether
-    mainly: bool = False                                    # as main contributions: a topic switch keeps them too
+    kinds: AskedKinds = AskedKinds()  # what its papers were chosen for
 
 
 @dataclass
@@ -57,8 +74,7 @@ class Resolved:
     pick_one: bool = False           # "the one about Lean": the single paper of the set that fits best
     switch_to: str | None = None     # "and for robotics?": a new search on this topic, same kind as the last
     last_kind: str = "topic"
-    last_contributions: list[str] = field(default_factory=list)  # the kinds of contribution the last answer held to
-    last_mainly: bool = False
+    last_kinds: AskedKinds = AskedKinds()  # the kinds of contribution the last answer held to
     exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
     whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
     left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
@@ -92,7 +108,7 @@ class Conversation:
         if switch and not leans:
             topic = _SWITCH.sub("", question).strip(" ?.!")
             return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind,
-                            last_contributions=previous.contributions, last_mainly=previous.mainly)
+                            last_kinds=previous.kinds)
         rest = _FOLLOW_FRAME.sub(" ", question)
         if last:
             one = _THE_ONE.search(question)
@@ -136,16 +152,16 @@ class Conversation:
             return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)
 
-    def kinds_for(self, plan) -> tuple[list[str], bool]:
-        """The kinds of contribution (and whether as main contributions) the answer to ``plan`` holds to: the
-        plan's own, or for a follow-up within the last answer, that answer's ("which of them are about law?"
-        after "which papers introduce a benchmark?" still holds benchmarks)."""
+    def kinds_for(self, plan) -> AskedKinds:
+        """The kinds of contribution the answer to ``plan`` holds to: the plan's own, or for a follow-up within
+        the last answer, that answer's ("which of them are about law?" after "which papers introduce a
+        benchmark?" still holds benchmarks)."""
         if plan.contributions:
-            return list(plan.contributions), plan.mainly
+            return AskedKinds.of(plan)
         answered = next((t for t in reversed(self.turns) if t.citation_ids), None)  # the set it restricts to
         if plan.restrict_to is not None and answered is not None:
-            return list(answered.contributions), answered.mainly
-        return [], False
+            return answered.kinds
+        return AskedKinds()
 
     def _left_out(self) -> tuple[list[str], int] | None:
         """The papers of an earlier answer that the last one, a subset of it, left out, and how many that

@@ -146,9 +146,9 @@ class Assistant:
             query = resolved.switch_to
             plan = make_plan(query, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
                              filters=where)
-            if plan.kind in ("topic", "list") and resolved.last_contributions:  # "and in physics?" after benchmarks
+            if plan.kind in ("topic", "list") and resolved.last_kinds.contributions:  # "and in physics?" after benchmarks
                 plan.kind, plan.form = "contribution", "list"
-                plan.contributions, plan.mainly = list(resolved.last_contributions), resolved.last_mainly
+                resolved.last_kinds.give(plan)
             elif plan.kind == "topic" and resolved.last_kind in ("list", "contribution", "followup", "compare"):
                 plan.kind, plan.form = "list", "list"  # "and for robotics?" after a list: a list on robotics
             plan.question, plan.resolution = question, resolved.why
@@ -326,7 +326,7 @@ class Assistant:
             if conversation is not None:
                 conversation.add(Turn(plan.question, plan.query, answer.answer,
                                       [h.id for h in selection.hits], [h.title for h in selection.hits], plan.kind,
-                                      *conversation.kinds_for(plan)))
+                                      conversation.kinds_for(plan)))
 
         from .synthesis import capable
 

@@ -31,10 +31,20 @@ FORMS = {"topic": "quotes", "list": "list", "named": "paper", "contribution": "l
          "followup": "quotes", "out_of_scope": "none"}
 PAGE_SIZE = 20
 
+# What a question asks benchmark/dataset papers' resources to be for (ingest/contributions.py reads it off each
+# paper): "benchmarks" are to evaluate on, "training data" to train on; a bare "dataset" or "corpus" is either.
+DATA_USE_WORDS = {
+    "evaluation": r"benchmarks?|test\s+suites?|testbeds?|leaderboards?|evaluation\s+(?:data(?:sets?)?|suites?|sets?)",
+    "training": r"(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+(?:data(?:sets?)?|corpus|corpora|sets?)"
+                r"|data(?:set)?(?=[\s-]+(?:synthesis|generation|curation|construction)))"
+                r"(?:[\s-]+(?:synthesis|generation|curation|construction))?(?:[\s-]+(?:pipelines?|frameworks?))?",
+}
+DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
+
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
-    "benchmark/dataset": r"benchmarks?|datasets?|corpus|corpora|test suites?|training data",
+    "benchmark/dataset": r"benchmarks?|datasets?|corpus|corpora|test suites?|" + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
@@ -43,6 +53,8 @@ CONTRIBUTION_WORDS = {
     "system/tool": r"toolkits?|librar(?:y|ies)|software|open-source\s+tools?|systems?\s+papers?",
 }
 _CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
+_DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words in DATA_USE_WORDS.items()}
+_ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 # A question asks for a kind of paper when it asks what papers *are* or *contribute*, not what they use.
 _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
                          r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
@@ -122,6 +134,8 @@ class Plan:
     whole_set: bool = False                     # a follow-up about each paper of the set ("what do they evaluate on?")
     left_out: bool = False                      # the set is an earlier answer's papers the last one left out
                                                 # ("what about the other ones?")
+    data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
+                                                # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -167,6 +181,15 @@ class Plan:
             return f"comparison of the best papers on {about}"
         return "comparison: " + (" vs ".join(names) if len(names) > 1 else about)
 
+    def kinds_text(self, only: str = " ({} only)") -> str:
+        """The kinds asked for, as the answer names them: 'theory or survey/position', 'benchmark/dataset
+        (benchmarks only)'; ``only`` frames the data use."""
+        return " or ".join(self.contributions) + self.use_note(only)
+
+    def use_note(self, only: str = " ({} only)") -> str:
+        """' (benchmarks only)', ' (training data only)', or '' when any benchmark/dataset paper will do."""
+        return only.format(DATA_USE_NAMES[self.data_use]) if self.data_use else ""
+
     def later(self, shown: int, total: int) -> int:
         """How many of ``total`` papers come on later pages, after this page's ``shown``."""
         if not self.paged or not self.page_size or not shown:
@@ -185,6 +208,8 @@ class Plan:
             out.update(page=self.page, page_size=self.page_size)
         if self.kind == "contribution" or self.mainly:
             out["mainly"] = self.mainly
+        if self.data_use:
+            out["data_use"] = self.data_use
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude,
                        whole_set=self.whole_set, left_out=self.left_out)
@@ -196,9 +221,9 @@ class Plan:
         if self.kind == "list":
             text = f"list question: every paper on {about}"
         elif self.kind == "contribution":
-            kinds = " or ".join(self.contributions)
-            text = (f"contribution question: every paper whose main contribution is {kinds}" if self.mainly
-                    else f"contribution question: every {kinds} paper") + (f" on {about}" if self.on_a_topic else "")
+            kinds, only = " or ".join(self.contributions), self.use_note()
+            text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
+                    else f"contribution question: every {kinds} paper{only}") + (f" on {about}" if self.on_a_topic else "")
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.kind == "compare":
@@ -227,6 +252,22 @@ def contributions_asked(question: str) -> list[str]:
     if not opening and not _KIND_FRAME.search(wanted):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+
+
+def data_use_asked(question: str) -> str | None:
+    """What the benchmarks or datasets a question asks for are for: 'evaluation' ("new benchmarks for agents?"),
+    'training' ("a new training dataset or a data synthesis pipeline?"), or None when it asks for both, or for
+    datasets of any use ("any new datasets?")."""
+    wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
+    asked = [use for use, pattern in _DATA_USE.items() if pattern.search(wanted)]
+    rest = wanted
+    for pattern in _DATA_USE.values():
+        rest = pattern.sub(" ", rest)
+    return asked[0] if len(asked) == 1 and not _ANY_DATA.search(rest) else None
+
+
+def _data_use(question: str, kinds: list[str]) -> str | None:
+    return data_use_asked(question) if "benchmark/dataset" in kinds else None
 
 
 # A kind named as what papers use, not what they contribute: "do any of them use math benchmarks?", "papers
@@ -274,6 +315,7 @@ _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|ow
                              r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
                              r"offer[sd]?|provide[sd]?|give|gives|include[sd]?|have|has|with|without|"
                              r"mainly|purely|primarily|mostly|large-scale|systematic|empirical|theoretical|public|"
+                             r"dedicated|speciali[sz]ed|curated|high-quality|large|small|challenging|standard|custom|"
                              r"training|evaluation|open-source|list|show|find|give|me|or|and|of|as|papers?)$", re.IGNORECASE)
 
 
@@ -296,7 +338,8 @@ def without_contribution_words(query: str) -> str:
                   r"contribution|contributions|their|as|that|which|introduce[sd]?|propose[sd]?|present[sd]?|"
                   r"contribute[sd]?|are|is|do|does|there|in|this|collection|store|or|and|of|on|for|about|with|"
                   r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me|what|which|were|was|"
-                  r"whose|have|has|release[sd]?|releasing|offer(?:s|ed)?|provide[sd]?)\b", " ", text, flags=re.IGNORECASE)
+                  r"whose|have|has|release[sd]?|releasing|offer(?:s|ed)?|provide[sd]?|dedicated|speciali[sz]ed|curated|"
+                  r"high-quality|large|small|challenging|standard|custom)\b", " ", text, flags=re.IGNORECASE)
     return " ".join(re.findall(r"[\w\-/]+", text))
 
 
@@ -355,7 +398,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
                     left_out=followup.left_out,
-                    contributions=kinds, mainly=bool(kinds) and asks_mainly(question),
+                    contributions=kinds, mainly=bool(kinds) and asks_mainly(question), data_use=_data_use(question, kinds),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
     if (is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2)) \
@@ -370,6 +413,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if kinds:
         rest = without_contribution_words(query)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
+                    data_use=_data_use(question, kinds),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 
 from .evidence import drawn_from, share_kept
-from .plan import FORMS, KINDS, Plan, asks_for_a_kind, asks_mainly, compared_names, contributions_asked
+from .plan import (FORMS, KINDS, Plan, asks_for_a_kind, asks_mainly, compared_names, contributions_asked,
+                   data_use_asked)
 from .schema import CONTRIBUTION_LABELS
 
 PROPOSED_KINDS = tuple(k for k in KINDS if k != "followup")  # follow-ups are resolved by the conversation's rules
@@ -77,7 +78,8 @@ def review(proposal: dict | None, rules: Plan, *, named: list[str], model: str, 
     return Plan(question=rules.question, kind=kind, query=query, topics=topics, form=FORMS[kind],
                 contributions=contributions, papers=list(named) if kind in ("named", "compare") else [],
                 filters=rules.filters, source=model,
-                mainly=kind == "contribution" and (bool(proposal.get("mainly")) or asks_mainly(rules.question)))
+                mainly=kind == "contribution" and (bool(proposal.get("mainly")) or asks_mainly(rules.question)),
+                data_use=data_use_asked(rules.question) if "benchmark/dataset" in contributions else None)
 
 
 def _unfound(proposal: dict, rules: Plan, finds) -> str:

@@ -37,6 +37,11 @@ class PaperHit:
         """The chief of them (None in a store ingested before there were main contributions)."""
         return self.metadata.get(schema.MAIN_CONTRIBUTION)
 
+    @property
+    def data_uses(self) -> list[str]:
+        """What its benchmarks or datasets are for ("evaluation", "training"); [] for other papers."""
+        return schema.data_uses(self.metadata) or []
+
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]
 
@@ -44,4 +49,5 @@ class PaperHit:
         return {"id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
                 "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
-                "contributions": self.contributions, "main_contribution": self.main_contribution}
+                "contributions": self.contributions, "main_contribution": self.main_contribution,
+                "data_uses": self.data_uses}

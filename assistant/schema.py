@@ -5,8 +5,9 @@ A paper record (id: the abstract's hash) holds the abstract as its document and,
 ``title`` (``title_given``: from the data, not derived), ``sources`` (JSON: every place it was found,
 ``{"file", "path", "position"}``), ``files`` (their names, for filters), ``n_chunks`` and the optional
 fields of the data (``authors``, ``url``, ``venue``, ``decision``, ``ext_id``, ``year``, ``keywords``), and
-the kinds of contribution ingest labelled it with (``contributions``) and the chief one among them
-(``main_contribution``), both by the rules of ``LABELLER_KEY``.
+the kinds of contribution ingest labelled it with (``contributions``), the chief one among them
+(``main_contribution``) and what its benchmarks or datasets are for (``data_uses``), all by the rules of
+``LABELLER_KEY``.
 
 A chunk record (id ``{paper id}:{i}``) holds its vector and, as metadata, ``paper_id``, the fields
 filters use (``FILTER_FIELDS``), and where its text lies in the abstract: ``start``/``end`` character
@@ -24,6 +25,9 @@ LABELLER_KEY = "contributions_version"  # which rules labelled a paper's ``contr
 CONTRIBUTION_LABELS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position",
                        "system/tool")
 MAIN_CONTRIBUTION = "main_contribution"  # on paper records only: no filter reads it from chunks
+# On paper records only: what a benchmark/dataset paper's resources are for, "evaluation" and/or "training"
+# joined by commas ("" for other papers: Chroma keeps no empty lists).
+DATA_USES = "data_uses"
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 
 
@@ -34,6 +38,13 @@ def chunk_id(paper_id: str, index: int) -> str:
 def chunk_ids(paper_meta: dict, paper_id: str) -> list[str]:
     """Every chunk id of a paper, from its record (fetching chunks by id is fast; by a filter, slow)."""
     return [chunk_id(paper_id, i) for i in range(int(paper_meta.get("n_chunks", 1)))]
+
+
+def data_uses(paper_meta: dict) -> list[str] | None:
+    """What a paper's benchmarks or datasets are for (``DATA_USES``); None for a record labelled before
+    ingest read it."""
+    value = paper_meta.get(DATA_USES)
+    return None if value is None else [use for use in str(value).split(",") if use]
 
 
 def given_title(paper_meta: dict) -> str:

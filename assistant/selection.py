@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ingest.main_contribution import main_contribution
+from ingest.contributions import BENCHMARK
+from ingest.main_contribution import read as read_contributions
 
 from . import schema
 from .filters import Filter
@@ -108,9 +109,9 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     Abstracts are read only for the papers answered."""
     store = searcher.store
     metas = {pid: meta for pid, meta, _text in store.iter_papers(where=where)}
-    unread = [pid for pid, meta in metas.items() if plan.mainly and schema.MAIN_CONTRIBUTION not in meta]
+    unread = [pid for pid, meta in metas.items() if _unread(meta, plan)]
     texts = {pid: text for pid, (_meta, text) in store.get_papers(unread).items()}  # a store ingested before
-    ids = {pid for pid, meta in metas.items() if _of_kind(meta, texts.get(pid), plan.contributions, mainly=plan.mainly)}
+    ids = {pid for pid, meta in metas.items() if _of_kind(meta, texts.get(pid), plan)}
     if not ids:
         return Selection([])
     if plan.on_a_topic:
@@ -143,14 +144,28 @@ def _by_kind(selection: Selection, plan: Plan) -> Selection:
     return Selection([hit for kind in plan.contributions for hit in groups[kind]], selection.empty_topics)
 
 
-def _of_kind(meta: dict, text: str | None, kinds: list[str], *, mainly: bool) -> bool:
-    """Whether a paper record is of one of ``kinds``: labelled so, or with ``mainly`` its main contribution
-    one of them. A record ingested before there were main contributions has its main contribution read
-    off its abstract here (a third of a millisecond), until the next ingest stores it."""
-    if not mainly:
-        return bool(set(meta.get("contributions") or []) & set(kinds))
-    main = meta.get(schema.MAIN_CONTRIBUTION) or main_contribution(schema.given_title(meta), text or "")
-    return main in kinds
+def _of_kind(meta: dict, text: str | None, plan: Plan) -> bool:
+    """Whether a paper record is of one of the kinds ``plan`` asks for: labelled so, or for "mainly ..." its
+    main contribution one of them; a benchmark/dataset paper also only of the plan's ``data_use``, if any. A
+    record labelled before ingest read main contributions or data uses has them read off its abstract here
+    (a third of a millisecond), until the next ingest stores them."""
+    labels = set(meta.get("contributions") or [])
+    if plan.mainly:
+        main = meta.get(schema.MAIN_CONTRIBUTION) or read_contributions(schema.given_title(meta), text or "").main
+        labels = {main}
+    kinds = labels & set(plan.contributions)
+    if plan.data_use and kinds == {BENCHMARK}:  # "benchmarks": not a dataset made to train on
+        uses = schema.data_uses(meta)
+        if uses is None:
+            uses = read_contributions(schema.given_title(meta), text or "").data_uses
+        return plan.data_use in uses
+    return bool(kinds)
+
+
+def _unread(meta: dict, plan: Plan) -> bool:
+    """Whether ``_of_kind`` needs the abstract of a paper record labelled before ingest read what it asks."""
+    return (plan.mainly and schema.MAIN_CONTRIBUTION not in meta) or \
+        (bool(plan.data_use) and BENCHMARK in (meta.get("contributions") or []) and schema.DATA_USES not in meta)
 
 
 def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection:
@@ -159,7 +174,7 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     records = searcher.store.get_papers(list(plan.restrict_to or []))  # at most the last answer's papers
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
     if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
-        ids = [pid for pid in ids if _of_kind(*records[pid], plan.contributions, mainly=plan.mainly)]
+        ids = [pid for pid in ids if _of_kind(*records[pid], plan)]
     if plan.kind == "compare" or plan.whole_set or not ids or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])

@@ -13,7 +13,9 @@ paper), the labels must not depend on the answering model, and 49 hand-labelled 
 too few to train on. Everything here is plain ``re`` over the sentences of one abstract.
 
 While reading, ``Evidence`` also keeps, sentence by sentence, the kinds each sentence is about
-(its ``trail``), from which ``ingest.main_contribution`` picks the paper's chief kind.
+(its ``trail``), from which ``ingest.main_contribution`` picks the paper's chief kind, and what a
+resource is for (``data_uses``): a benchmark to evaluate on, or data to train on. "EmotionCoT-35K, an
+emotional reasoning dataset" built "to achieve" a model is training data, not a benchmark.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 2  # 2: the main contribution
+VERSION = 3  # 2: the main contribution; 3: what a benchmark/dataset is for
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")
@@ -72,6 +74,14 @@ _KINDS = {
 _DATA_PHRASE = re.compile(r"\b(?:training|synthetic|instruction|preference|annotated|labell?ed)\s+(?:data|dataset|corpus)\b|"
                           r"\bdata(?:set)?\s+(?:synthesis|generation|curation|collection|construction)\b|"
                           r"\btest\s+suite\b|\bdata\s+set\b", re.I)
+# What a resource is for (``Evidence.data_uses``): a benchmark evaluates; a dataset the paper's own sentence
+# does not put to evaluation, or a data synthesis pipeline, is what models train on.
+EVALUATION, TRAINING = "evaluation", "training"
+DATA_USES = (EVALUATION, TRAINING)
+_EVALUATION_NOUNS = {"benchmark", "benchmarks", "testbed", "testbeds", "leaderboard", "test-suite"}
+_EVALUATION_CUE = re.compile(r"\b(?:evaluat\w*|assess\w*|benchmark\w*|test\s+suites?)\b", re.I)
+_TRAINING_DATA = re.compile(r"\b(?:training|synthetic|instruction|preference)\s+(?:data|dataset|corpus)\b|"
+                            r"\bdata(?:set)?\s+(?:synthesis|generation|curation|construction)\b", re.I)
 _NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|selection|bias|shift)\b", re.I)
 _STUDY_NOUN = re.compile(r"\b(?:study|studies|investigation|analysis|analyses|evaluation|examination|comparison|audit)\b", re.I)
 _STUDY_QUALIFIER = re.compile(r"\b(?:systematic|comprehensive|empirical|large-scale|extensive|in-depth|thorough|"
@@ -149,6 +159,8 @@ class Evidence:
         self.finding_at: list[int] = []  # the trail positions of the findings
         self.coined: dict[str, str] = {}  # name or its acronym -> the head kind it was introduced as
         self.introduced_at: dict[str, int] = {}  # name -> the trail position of the sentence introducing it
+        self.data_uses: set[str] = set()  # what its benchmarks and datasets are for (EVALUATION, TRAINING)
+        self._sentence = ""  # the sentence being read
         self._current: set[str] = set()  # kinds the sentence being read gave
         self._about: set[str] = set()  # kinds the sentence being read is about (its trail entry)
 
@@ -160,13 +172,17 @@ class Evidence:
 
     def read_title(self, title: str) -> None:
         self._current, self._about = set(), set()
+        self._sentence = _MARKUP.sub("", title)
         for kind, pattern in _TITLE:
-            if title and pattern.search(_MARKUP.sub("", title)):
+            if title and pattern.search(self._sentence):
                 self.add(kind)
+                if kind == BENCHMARK:
+                    self._data_use(self._sentence)
         self.trail.append(self._about)
 
     def read(self, sentence: str) -> None:
         self._current, self._about = set(), set()
+        self._sentence = sentence
         coined_before = set(self.coined)
         own = bool(_OWN.search(sentence)) or any(sentence.startswith(name + " ") for name in self.names)
         for match in _CONTRIBUTE.finditer(sentence):
@@ -229,6 +245,8 @@ class Evidence:
             kinds.add(BENCHMARK)
         if BENCHMARK in kinds and _NOT_DATA.search(phrase) and not _DATA_PHRASE.search(phrase):
             kinds.discard(BENCHMARK)
+        if BENCHMARK in kinds:
+            self._data_use(text if text is not None else phrase)
         if named and not kinds:
             kinds = {METHOD}  # "we introduce PoLR, the first inference-time ..." names a new artifact
         head = _head(text if text is not None else phrase, kinds)
@@ -237,6 +255,18 @@ class Evidence:
         if named and METHOD in kinds:
             self.named_method = True
         return kinds
+
+    def _data_use(self, phrase: str) -> None:
+        """What the resource a contribution phrase names is for: "a benchmark", or "a dataset" in a sentence
+        that evaluates with it, is for evaluation; "training data", "a data generation pipeline", or a dataset
+        the sentence does not evaluate with, for training."""
+        words = {w.lower() for w in _WORD.findall(phrase)}
+        if words & _EVALUATION_NOUNS or re.search(r"\btest\s+suite\b", phrase, re.I):
+            self.data_uses.add(EVALUATION)
+        elif _TRAINING_DATA.search(phrase) or not _EVALUATION_CUE.search(self._sentence):
+            self.data_uses.add(TRAINING)
+        else:
+            self.data_uses.add(EVALUATION)
 
     def _containment(self, sentence: str) -> None:
         """ "Lean4PHYS includes LeanPhysBench, a benchmark": a named collection of resources is not a method."""

@@ -27,24 +27,27 @@ labels are (see ingest/contributions.py). ``VERSION`` there covers these rules t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .contributions import EMPIRICAL, LABELS, SURVEY, Evidence, evidence
+from .contributions import BENCHMARK, DATA_USES, EMPIRICAL, LABELS, SURVEY, Evidence, evidence
 
 
 @dataclass(frozen=True)
 class Contributions:
-    """What a paper contributes: every kind it claims (in ``LABELS`` order) and the chief one."""
+    """What a paper contributes: every kind it claims (in ``LABELS`` order), the chief one, and for a
+    benchmark/dataset paper what its resources are for (in ``DATA_USES`` order; [] for other papers)."""
 
     labels: list[str]
     main: str
+    data_uses: list[str] = field(default_factory=list)
 
 
 def read(title: str, text: str) -> Contributions:
-    """The labels and the main contribution of one paper (``title``: its own, or "")."""
+    """The labels, the main contribution and the data uses of one paper (``title``: its own, or "")."""
     found = evidence(title, text)
     labels = found.labels()
-    return Contributions(labels, main_of(found, labels))
+    uses = [use for use in DATA_USES if use in found.data_uses] if BENCHMARK in labels else []
+    return Contributions(labels, main_of(found, labels), uses)
 
 
 def main_contribution(title: str, text: str) -> str:

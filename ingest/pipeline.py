@@ -156,8 +156,8 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
 
 
 def _relabel(store: Store, paper_ids: list[str]) -> int:
-    """Give stored papers the current labeller's contribution labels (on their records and chunks) and
-    main contribution (on their records).
+    """Give stored papers the current labeller's contribution labels (on their records and chunks), main
+    contribution and data uses (on their records).
 
     Only metadata is written (Chroma merges it into what a record has), so nothing is re-embedded.
     Chunk ids are ``{paper}:{i}`` for i below the paper's ``n_chunks``, so they are updated by id
@@ -178,7 +178,7 @@ def _relabel(store: Store, paper_ids: list[str]) -> int:
             chunk_ids += chunks
             chunk_metas += [{"contributions": read.labels}] * len(chunks)
             paper_metas.append({"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main,
-                                schema.LABELLER_KEY: LABELLER_VERSION})
+                                schema.DATA_USES: ",".join(read.data_uses), schema.LABELLER_KEY: LABELLER_VERSION})
         for part in store.batches(list(range(len(chunk_ids)))):
             store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
         if paper_metas:
@@ -210,7 +210,8 @@ def _prepare(window: list[Paper], chunker: Chunker) -> _Window:
         meta = schema.paper_metadata(given or derive_title(paper.text), bool(given), paper.metadata, paper.sources,
                                      len(pieces))
         read = read_contributions(str(given or ""), paper.text)
-        meta.update(contributions=read.labels, **{schema.MAIN_CONTRIBUTION: read.main, schema.LABELLER_KEY: LABELLER_VERSION})
+        meta.update(contributions=read.labels, **{schema.MAIN_CONTRIBUTION: read.main, schema.DATA_USES: ",".join(read.data_uses),
+                                                  schema.LABELLER_KEY: LABELLER_VERSION})
         out.paper_metas.append(meta)
         for index, (piece, span) in enumerate(zip(pieces, schema.spans(paper.text, pieces))):
             out.chunk_ids.append(schema.chunk_id(paper.id, index))

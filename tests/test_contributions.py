@@ -136,6 +136,34 @@ def test_main_contribution_reads_what_the_abstract_keeps_returning_to(text, labe
     assert read("", text).labels == labels and read("", text).main == main
 
 
+def test_data_uses_on_the_hand_labels():
+    """What each bundled benchmark/dataset paper's resource is for, as written in the hand labels by reading
+    the six abstracts (a benchmark to evaluate on, or data to train on); other papers have none."""
+    from ingest.main_contribution import read
+
+    gold, texts = _gold(), _abstracts()
+    for row in gold:
+        assert read(*texts[row["id"]]).data_uses == row.get("data_uses", []), row["start"]
+    assert sum("data_uses" in row for row in gold) == 6
+
+
+@pytest.mark.parametrize("text,uses", [
+    ("We introduce LawBench, a benchmark of 3,000 legal questions.", ["evaluation"]),
+    ("We release CodeSet, a dataset for evaluating code agents on real repositories.", ["evaluation"]),
+    ("We construct MathInstruct, a large instruction dataset, and fine-tune Llama on it.", ["training"]),
+    ("We propose a scalable data synthesis pipeline that generates 1M dialogues.", ["training"]),
+    ("We introduce LawNet, a retrieval method. To train it, we construct LawSet, a dataset of 3,000 questions.",
+     ["training"]),
+    ("We introduce LawBench, a benchmark of legal questions. We also release LawSet, a training corpus of 1M cases.",
+     ["evaluation", "training"]),
+    ("We propose FastNet, a pruning method. It is fast.", []),
+])
+def test_data_uses_read_what_a_resource_is_for(text, uses):
+    from ingest.main_contribution import read
+
+    assert read("", text).data_uses == uses
+
+
 def test_filter_accepts_every_label_and_its_words():
     from assistant.errors import InputError
     from assistant.filters import CONTRIBUTIONS, Filter
@@ -241,12 +269,15 @@ def test_store_labelled_before_the_main_contribution_gains_it_on_the_next_ingest
     store = assistant.store
     papers, _chunks = _stored(store)
     labels = {pid: meta["contributions"] for pid, meta in papers.items()}
-    # As the first labeller left it: labels (version 1), no main contribution.
-    store.papers.update(ids=list(papers), metadatas=[{"main_contribution": None, "contributions_version": 1}] * len(papers))
-    assert not any("main_contribution" in m for m in _stored(store)[0].values())
+    # As the first labeller left it: labels (version 1), no main contribution, no data uses.
+    store.papers.update(ids=list(papers), metadatas=[{"main_contribution": None, "data_uses": None,
+                                                      "contributions_version": 1}] * len(papers))
+    assert not any("main_contribution" in m or "data_uses" in m for m in _stored(store)[0].values())
     assert all(p.as_dict()["main_contribution"] is None for p in assistant.papers())
     theory = {r["id"] for r in _gold() if r["main"] == "theory"}  # until then, read off the abstracts
     assert {c.id for c in assistant.ask("Which papers are purely theoretical?").citations} == theory
+    benchmarks = {r["id"] for r in _gold() if "evaluation" in r.get("data_uses", [])}
+    assert {c.id for c in assistant.ask("Which papers introduce a new benchmark?").citations} == benchmarks
 
     calls = []
     real_embed = embedder.embed
@@ -258,6 +289,7 @@ def test_store_labelled_before_the_main_contribution_gains_it_on_the_next_ingest
     assert {pid: m["main_contribution"] for pid, m in papers.items()} == \
         {pid: main_contribution("", texts[pid][1]) for pid in papers}
     assert {pid: m["contributions"] for pid, m in papers.items()} == labels  # the labels stay as they were
-    assert not any("main_contribution" in m for m in chunks.values())  # on paper records only
+    assert not any("main_contribution" in m or "data_uses" in m for m in chunks.values())  # on paper records only
+    assert {pid for pid, m in papers.items() if m["data_uses"] == "evaluation"} == benchmarks
     shown = {p.id: p.as_dict()["main_contribution"] for p in assistant.papers()}
     assert shown == {pid: m["main_contribution"] for pid, m in papers.items()}

@@ -75,11 +75,28 @@ def test_a_contribution_question_uses_the_papers_labels(corpus):
     assert corpus.ask("Are there any surveys or position papers?", llm="none").citations == []
 
 
+def test_benchmarks_and_training_data_are_told_apart(corpus):
+    """A benchmark is a dataset to evaluate on: EmotionCoT-35K, built to train EmotionThinker, is not one."""
+    benchmarks = corpus.ask("Which papers introduce a new benchmark?", llm="none")
+    assert benchmarks.plan.data_use == "evaluation" and benchmarks.plan.as_dict()["data_use"] == "evaluation"
+    assert short(c.title for c in benchmarks.citations) == {"GDPval", "LEXam", "Lean4PHYS"}
+    assert benchmarks.answer.startswith("3 papers in the store answer this (benchmark/dataset, benchmarks only):")
+    assert benchmarks.plan.line() == "contribution question: every benchmark/dataset paper (benchmarks only)"
+    training = corpus.ask("Which papers contribute a new training dataset or a data synthesis pipeline?", llm="none")
+    assert training.plan.data_use == "training" and not training.plan.on_a_topic
+    assert short(c.title for c in training.citations) == {"Echo", "EmotionThinker", "WebShaper"}
+    either = corpus.ask("Any new datasets?", llm="none")
+    assert either.plan.data_use is None and len(either.citations) == 6
+    evaluation = {c.id for c in benchmarks.citations}
+    assert {h["id"]: h["data_uses"] for h in (c.as_dict() for c in corpus.find("any new datasets?").hits)} == \
+        {c.id: (["evaluation"] if c.id in evaluation else ["training"]) for c in either.citations}
+
+
 def test_a_kind_on_a_topic_no_paper_is_about_cites_none(corpus):
     """"Benchmarks for medical question answering?": the store has benchmarks, none of them medical."""
     answer = corpus.ask("Are there benchmarks for medical question answering?", llm="none")
     assert answer.plan.kind == "contribution" and answer.citations == []
-    assert answer.answer.startswith("No paper in the store is labelled benchmark/dataset and about medical")
+    assert answer.answer.startswith("No paper in the store is labelled benchmark/dataset (benchmarks only) and about medical")
     qualified = corpus.ask("Which papers include some theoretical analysis to support their method?", llm="none")
     assert qualified.citations and all("theory" in c.contributions for c in qualified.citations)
 
