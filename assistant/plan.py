@@ -89,7 +89,8 @@ _LIST = re.compile(
     r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}papers\b"
     r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
-    r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
+    r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+|a\s+|an\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
+    r"|^\s*(?:papers|works|studies|articles)\s+\w+ed\s+(?:on|with|by|for|in|from|to)\b"
     r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"
     r"|\banything\s+(?:new\s+|recent\s+)?(?:on|about|in|for)\b"
     r"|\w\s+(?:papers|works|studies|research|articles)\s*[?.!]*\s*$"
@@ -98,8 +99,10 @@ _LIST = re.compile(
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
                       r"similarit(?:y|ies)|in common)\b", re.IGNORECASE)
-# "Is ZeroSiam better than TTM?" compares two papers it names; "does RL transfer better than SFT?" no paper.
-_THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b", re.IGNORECASE)
+# "Is ZeroSiam better than TTM?", "ZeroSiam or TTM: which is better?" compare papers, one of them at least named
+# ("TTM" is too short a name to be told from a word); "does RL transfer better than SFT?" names no paper.
+_THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b|\bwhich\s+(?:one\s+|of\s+(?:them|the\s+two)\s+)?"
+                   r"(?:is|works|performs|does)\s+(?:better|worse|best|faster|cheaper|stronger)\b", re.IGNORECASE)
 # What a comparison of the papers on a topic says around the topic: "compare the papers on Lean", "how do the
 # papers on agents differ?"
 _COMPARE_FRAME = re.compile(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:do|does)\s+|\s+(?:differ|compare)\b.*$",
@@ -364,7 +367,10 @@ def compared_names(question: str) -> list[str]:
     """The things a comparison sets against each other, as written: 'Compare NuRL, SFPO and THR - how
     does each change GRPO training?' -> ['NuRL', 'SFPO', 'THR']; 'How does Echo differ from
     EmotionThinker?' -> ['Echo', 'EmotionThinker']."""
-    text = re.split(r"\s+[-–—:]\s+|\?|\.\s", question)[0]
+    text = re.sub(r":\s*(?:which|what|how|who|is|are|does|do)\b.*$", "", question, flags=re.IGNORECASE)  # "X or Y: which is better?"
+    text = re.split(r"\s+[-–—:]\s+|\?|\.\s", text)[0]
+    text = re.sub(r"^\s*which\s+(?:one\s+)?(?:is|works|performs|does)\s+\w+(?:\s+(?:for|on|at)\s+[^,:]+)?\s*[,:]\s*", "", text,
+                  flags=re.IGNORECASE)  # "which works better, X or Y?"
     text = re.sub(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:does|do|is|are)\s+|^\s*what\s+(?:is|are)\s+"
                   r"the\s+differences?\s+between\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:differ|different|compare[sd]?|contrast)\b.*?\b(?:from|with|to)\s+", " versus ", text,
@@ -402,7 +408,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
     if (is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2)) \
-            or (_THAN.search(question) and len(named) >= 2):
+            or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
     if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
         about = without_contrasts(focus(_COMPARE_FRAME.sub("", question)))

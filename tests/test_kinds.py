@@ -169,6 +169,14 @@ def test_a_comparison_is_a_table_quoted_from_each_abstract(corpus):
     assert answer.as_dict()["comparison"] == answer.comparison
 
 
+def test_which_of_two_papers_is_better_compares_those_two_alone(corpus):
+    for asked in ("Which works better, NuRL or SFPO?", "ZeroSiam or TTM: which is better for test-time adaptation?"):
+        answer = corpus.ask(asked, llm="none")
+        assert answer.plan.kind == "compare" and len(answer.comparison) == 2, asked
+    assert short(c.title for c in corpus.ask("Which works better, NuRL or SFPO?", llm="none").citations) == \
+        {"NuRL", "SFPO"}  # the frame "Which works better" is no paper to compare
+
+
 def test_the_papers_on_a_topic_can_be_compared(corpus):
     answer = corpus.ask("compare the papers on Lean", llm="none")
     assert answer.plan.kind == "compare" and answer.plan.line() == "comparison of the best papers on Lean"

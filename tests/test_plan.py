@@ -35,6 +35,8 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("PoLR vs CRISP", "compare"),
     ("How is ZeroSiam different from TTM?", "compare"),
     ("does RL transfer reasoning better than supervised fine-tuning?", "topic"),  # no paper named
+    ("Is there a paper on federated learning?", "list"),
+    ("papers evaluated on AIME", "list"),
     ("compare the papers on Lean", "compare"),  # the best papers on a topic, side by side
     ("how do the papers on agents differ?", "compare"),
     ("hello", "out_of_scope"),
@@ -57,6 +59,9 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("Lean and robotics papers", "Lean and robotics"),
     ("any work on recommender systems?", "recommender systems"),
     ("proof simplification for Lean", "proof simplification for Lean"),
+    ("Is there a paper on federated learning?", "federated learning"),
+    ("papers evaluated on AIME", "evaluated on AIME"),
+    ("what's ZeroSiam?", "ZeroSiam"),
 ])
 def test_the_words_that_frame_a_question_are_not_searched(question, searched):
     """The frame would pull the search toward every abstract ("do any papers ..." abstained on Mamba)."""
@@ -73,6 +78,11 @@ def test_a_kind_asked_for_leaves_its_topic():
 def test_a_question_on_which_of_two_named_papers_is_better_compares_them():
     assert plan_of("Is ZeroSiam better than TTM?", named=["z", "t"]).kind == "compare"
     assert compared_names("Is ProofOptimizer better than Lean4PHYS at proofs?") == ["ProofOptimizer", "Lean4PHYS"]
+    # "TTM" is too short to be read as a name: one named paper and a second compared name will do
+    assert plan_of("ZeroSiam or TTM: which is better for test-time adaptation?", named=["z"]).kind == "compare"
+    assert compared_names("ZeroSiam or TTM: which is better for test-time adaptation?") == ["ZeroSiam", "TTM"]
+    assert compared_names("Which works better, NuRL or SFPO?") == ["NuRL", "SFPO"]  # not "Which works better"
+    assert plan_of("Does RL transfer better than SFT?").kind == "topic"  # no paper named
 
 
 def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
