@@ -14,7 +14,7 @@ _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, 
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
-_GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
+_GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
                     r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
                     r"|\b(?:how|where|why)\s+do\s+they\b|\btheir\b"
                     r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b"
@@ -23,7 +23,8 @@ _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the abov
 GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
                              re.IGNORECASE)
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
-                     r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+)", re.IGNORECASE)
+                     r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
+                     r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
                       r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|fastest|cheapest|simplest)\b",
                       re.IGNORECASE)
@@ -125,11 +126,13 @@ class Conversation:
                                 f"papers {', '.join(f'[{n}]' for n in several)} of the last answer")
             ordinal = _ORDINAL.search(question)
             if ordinal:
-                n = _ordinal_number(ordinal, len(last.citation_ids))
-                if 1 <= n <= len(last.citation_ids):
+                numbered, n = self._numbered(ordinal, last)
+                if numbered is not None:
                     remaining = _content(_ORDINAL.sub(" ", rest))
-                    return Resolved(remaining or last.query, [last.citation_ids[n - 1]], True,
-                                    f"paper [{n}] of the last answer ({last.citation_titles[n - 1]})")
+                    which = "the last answer" if numbered is last else "an earlier answer"
+                    return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1]], True,
+                                    f"paper [{n}] of {which} ({numbered.citation_titles[n - 1]})",
+                                    whole_set=True)  # about that paper: "the second one: what's the result?"
             if _GROUP.search(question):
                 group_rest = _GROUP.sub(" ", rest)
                 negated = _NEGATION.search(group_rest)
@@ -162,6 +165,19 @@ class Conversation:
         if plan.restrict_to is not None and answered is not None:
             return answered.kinds
         return AskedKinds()
+
+    def _numbered(self, ordinal: re.Match, last: Turn) -> tuple[Turn | None, int]:
+        """The answer a paper number refers to, and the number: the last answer's, but after an answer of one
+        paper ("summarize the first one") a word ordinal counts in the latest answer of several ("what about
+        the third?", "the last one?"), while "[1]" is still the one paper on the screen; a number past the
+        end of one answer is tried in the other. (None, 0) when neither has that many papers."""
+        several = next((t for t in reversed(self.turns) if len(t.citation_ids) > 1), last)
+        order = (several, last) if ordinal.group(1) and len(last.citation_ids) == 1 else (last, several)
+        for turn in order[:1] if several is last else order:
+            n = _ordinal_number(ordinal, len(turn.citation_ids))
+            if 1 <= n <= len(turn.citation_ids):
+                return turn, n
+        return None, 0
 
     def _left_out(self) -> tuple[list[str], int] | None:
         """The papers of an earlier answer that the last one, a subset of it, left out, and how many that
@@ -222,7 +238,7 @@ _FILLER = set("what which who how does do did is are was were the a an of about 
 
 
 def _content(text: str) -> str:
-    words = [w for w in re.findall(r"[\w\-]+", text) if w.lower() not in _FILLER]
+    words = [w for w in re.findall(r"[\w\-]+", re.sub(r"['’]s\b", "", text)) if w.lower() not in _FILLER]
     while words and words[-1].lower() in _TRAILING:  # "what do they evaluate on?" -> "evaluate"
         words.pop()
     while words and words[0].lower() in _TRAILING:  # "which of them relies on RL?" -> "RL", not "on RL"

@@ -137,6 +137,29 @@ def test_follow_ups_are_resolved_against_the_last_answer():
         assert plan_of(asked, followup=several).kind == "compare" or "share" in asked
 
 
+def test_numbers_after_an_answer_of_one_paper_count_in_the_list_before_it():
+    conversation = Conversation()
+    conversation.add(Turn("which papers study exploration?", "exploration", "...", ["a", "b", "c", "d"],
+                          ["A: w", "B: x", "C: y", "D: z"], "list"))
+    first = conversation.resolve("the second one: what's the result?")
+    assert first.restrict_to == ["b"] and first.whole_set and first.query == "result"  # about it, not a subset
+    conversation.add(Turn("summarize the first one", "exploration", "...", ["a"], ["A: w"], "followup"))
+    for asked, paper in (("what about the third?", "c"), ("the last one?", "d"), ("what about [3]?", "c"),
+                         ("what does [1] evaluate on?", "a")):  # "[1]": the one paper of the last answer
+        resolved = conversation.resolve(asked)
+        assert resolved.restrict_to == [paper], asked
+    assert "of an earlier answer" in conversation.resolve("what about the third?").why
+
+
+def test_short_follow_ups_switch_topics_or_pick_from_the_two():
+    conversation = Conversation()
+    conversation.add(Turn("papers on Lean", "Lean", "...", ["a", "b"], ["A: x", "B: y"], "list"))
+    assert conversation.resolve("and chemistry?").switch_to == "chemistry"
+    assert conversation.resolve("and which of those uses RL?").switch_to is None
+    two = conversation.resolve("which of the two uses RL?")
+    assert two.restrict_to == ["a", "b"] and two.query == "RL"
+
+
 def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     conversation = Conversation()
     conversation.add(Turn("which papers reduce inference cost?", "reduce inference cost", "...",
