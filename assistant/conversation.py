@@ -16,7 +16,7 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
 _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
                     r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
-                    r"|\b(?:how|where|why)\s+do\s+they\b|\btheir\b"
+                    r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b|\btheir\b"
                     r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b"
                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b",
                     re.IGNORECASE)
@@ -29,7 +29,12 @@ _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|whic
                       r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|fastest|cheapest|simplest)\b",
                       re.IGNORECASE)
 # "what about the other ones?", "and the rest?": the papers of the answer before the last that it left out.
-_OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b", re.IGNORECASE)
+_OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b"
+                     r"|^\s*(?:and\s+)?(?:which|what about the ones that|the ones that)\s+(?:don[’']?t|do\s+not|doesn[’']?t|"
+                     r"does\s+not|aren[’']?t|are\s+not|isn[’']?t|is\s+not)\s*[?.!]*\s*$", re.IGNORECASE)  # "which don't?"
+# "tell me more", "more details": about each paper of the last answer, asking nothing new
+_MORE = re.compile(r"^\s*(?:(?:please|ok(?:ay)?|and)[, ]+)?(?:tell me more|more(?: details| info(?:rmation)?)?|go on|"
+                   r"elaborate|details)\s*(?:please)?\s*[.!?]*\s*$", re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
 _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
@@ -64,6 +69,7 @@ class Turn:
     citation_titles: list[str]
     kind: str = "topic"  # the plan kind that answered it: a topic switch ("and for robotics?") keeps it
     kinds: AskedKinds = AskedKinds()  # what its papers were chosen for
+    within: list[str] | None = None  # a follow-up: the papers it chose from (its answer's are some of them)
 
 
 @dataclass
@@ -111,6 +117,9 @@ class Conversation:
             return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind,
                             last_kinds=previous.kinds)
         rest = _FOLLOW_FRAME.sub(" ", question)
+        if last and _MORE.match(question):  # "tell me more"
+            return Resolved(last.query, list(last.citation_ids), True, _the_papers(len(last.citation_ids)),
+                            whole_set=True)
         if last:
             one = _THE_ONE.search(question)
             if one and len(last.citation_ids) > 1:
@@ -181,7 +190,16 @@ class Conversation:
 
     def _left_out(self) -> tuple[list[str], int] | None:
         """The papers of an earlier answer that the last one, a subset of it, left out, and how many that
-        earlier answer had: the latest answer that holds more than the last one's papers; None when none does."""
+        earlier answer had: the set the last follow-up that chose some of its papers chose from (all of it
+        when it chose none: "which of them use a KL penalty?", then "which don't?"), past follow-ups about
+        every paper of their set ("which use RL?", "how do those differ?", "which don't?"); else the latest
+        answer that holds more than the last one's papers; None when there is none."""
+        for turn in reversed([t for t in self.turns if t.kind != "out_of_scope"]):
+            if turn.within is None:
+                break
+            rest = [pid for pid in turn.within if pid not in turn.citation_ids]
+            if rest:
+                return rest, len(turn.within)
         answered = [t for t in self.turns if t.citation_ids]
         if len(answered) < 2:
             return None

@@ -326,7 +326,8 @@ class Assistant:
             if conversation is not None:
                 conversation.add(Turn(plan.question, plan.query, answer.answer,
                                       [h.id for h in selection.hits], [h.title for h in selection.hits], plan.kind,
-                                      conversation.kinds_for(plan)))
+                                      conversation.kinds_for(plan),
+                                      list(plan.restrict_to) if plan.restrict_to is not None else None))
 
         from .synthesis import capable
 

@@ -45,6 +45,7 @@ _FRAME = re.compile(
     r"^\s*(?:(?:can|could) you |please )*(?:"
     r"tell me (?:more )?about"
     rf"|what (?:is|are) (?:the |some |any )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
+    r"|what (?:work|research) is there (?:on|about)"
     r"|what(?:'s| is| are| about)"
     rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?"
     rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any )?{_KINDS_OF_WORK}"
@@ -55,7 +56,7 @@ _FRAME = re.compile(
     rf"|(?:do|does|did) (?:any|some) {_KINDS_OF_WORK}"
     rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|(?:i'm|i am|we're|we are) (?:looking|searching) for (?:any |some )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
-    r"|what (?:work|research) is there (?:on|about)|anything (?:new |recent )?(?:on|about))\b\s*",
+    r"|anything (?:new |recent )?(?:on|about))\b\s*",
     re.IGNORECASE)
 
 

@@ -55,6 +55,7 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("What approaches reduce hallucination in multimodal models?", "reduce hallucination in multimodal models"),
     ("What are the papers that study unlearning?", "study unlearning"),
     ("Show papers related to GRPO", "GRPO"),
+    ("What work is there on efficient reasoning?", "efficient reasoning"),
     ("Can you tell me about PoLR?", "PoLR"),
     ("Lean and robotics papers", "Lean and robotics"),
     ("any work on recommender systems?", "recommender systems"),
@@ -128,7 +129,7 @@ def test_follow_ups_are_resolved_against_the_last_answer():
     assert switch.restrict_to is None and switch.switch_to == "robotics" and switch.last_kind == "list"
     ordinal = conversation.resolve("tell me more about the second one")
     assert ordinal.restrict_to == ["b"] and "B: y" in ordinal.why
-    for asked in ("compare them", "compare these", "contrast the three papers"):
+    for asked in ("compare them", "compare these", "contrast the three papers", "how do those differ?"):
         assert plan_of(asked, followup=conversation.resolve(asked)).kind == "compare", asked
     for asked, papers in (("compare the first two", ["a", "b"]), ("how do the last two differ?", ["b", "c"]),
                           ("compare [1] and [3]", ["a", "c"]), ("the first and third: what do they share?", ["a", "c"])):
@@ -158,6 +159,19 @@ def test_short_follow_ups_switch_topics_or_pick_from_the_two():
     assert conversation.resolve("and which of those uses RL?").switch_to is None
     two = conversation.resolve("which of the two uses RL?")
     assert two.restrict_to == ["a", "b"] and two.query == "RL"
+
+
+def test_which_dont_is_the_rest_of_the_set_the_last_subset_chose_from():
+    conversation = Conversation()
+    conversation.add(Turn("which papers use RL?", "RL", "...", ["a", "b", "c", "d"], ["A", "B", "C", "D"], "list"))
+    conversation.add(Turn("which of them use GRPO?", "GRPO", "...", ["b"], ["B"], "followup", within=["a", "b", "c", "d"]))
+    conversation.add(Turn("how do those differ?", "GRPO", "...", ["b"], ["B"], "compare", within=["b"]))
+    rest = conversation.resolve("which don't?")
+    assert rest.left_out and rest.restrict_to == ["a", "c", "d"] and rest.whole_set
+    conversation.add(Turn("do any of them use a KL penalty?", "KL", "...", [], [], "followup", within=["a", "c", "d"]))
+    assert conversation.resolve("and which don't?").restrict_to == ["a", "c", "d"]  # none did: all of them
+    more = conversation.resolve("tell me more")
+    assert more.whole_set and more.restrict_to == ["b"]  # the last answer with papers
 
 
 def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
