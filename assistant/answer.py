@@ -298,6 +298,9 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         if plan.restrict_to is not None and len(plan.restrict_to) == 1:  # "how do they differ?" after one paper
             return "The last answer has only one paper, so there is nothing to compare it with:"
         return f"Only one of the papers compared is {where}:"
+    if plan.like:  # "are there similar papers?"
+        of = "the paper of the last answer" if len(plan.like) == 1 else f"the {len(plan.like)} papers of the last answer"
+        return f"The {shown} papers {where} closest in content to {of}:"
     if plan.left_out and (plan.whole_set or len(plan.restrict_to or []) == shown):
         return "The paper the last answer left out:" if shown == 1 else f"The {shown} papers the last answer left out:"
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store

@@ -32,6 +32,12 @@ _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|whic
 _OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b"
                      r"|^\s*(?:and\s+)?(?:which|what about the ones that|the ones that)\s+(?:don[’']?t|do\s+not|doesn[’']?t|"
                      r"does\s+not|aren[’']?t|are\s+not|isn[’']?t|is\s+not)\s*[?.!]*\s*$", re.IGNORECASE)  # "which don't?"
+# "are there similar papers?", "anything related?", "more like this": the papers closest to the last answer's
+_SIMILAR = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there |any |anything |find |show me |what are |"
+                      r"give me |list )?(?:(?:any|some|other|more)\s+)*(?:similar|related)(?:\s+(?:papers?|works?|research|"
+                      r"ones|studies))?(?:\s+to\s+(?:it|this|that|these|those|them|this one|that one))?\s*[?.!]*\s*$"
+                      r"|\b(?:papers?|works?|anything|more|others?)\s+(?:like|similar\s+to)\s+(?:it|this|that|these|those|"
+                      r"them)(?:\s+one)?\s*[?.!]*\s*$", re.IGNORECASE)
 # "tell me more", "more details": about each paper of the last answer, asking nothing new
 _MORE = re.compile(r"^\s*(?:(?:please|ok(?:ay)?|and)[, ]+)?(?:tell me more|more(?: details| info(?:rmation)?)?|go on|"
                    r"elaborate|details)\s*(?:please)?\s*[.!?]*\s*$", re.IGNORECASE)
@@ -85,6 +91,7 @@ class Resolved:
     exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
     whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
     left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
+    like: list[str] | None = None    # "are there similar papers?": the papers of the store closest to these
 
 
 @dataclass
@@ -117,6 +124,11 @@ class Conversation:
             return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind,
                             last_kinds=previous.kinds)
         rest = _FOLLOW_FRAME.sub(" ", question)
+        if last and _SIMILAR.search(question):  # "are there similar papers?"
+            one = len(last.citation_ids) == 1  # its title says what to quote the others on; a set's question
+            return Resolved(last.citation_titles[0] if one else last.query, None, True,
+                            f"papers like {_the_papers(len(last.citation_ids))}"
+                            + (f" ({last.citation_titles[0].split(':')[0]})" if one else ""), like=list(last.citation_ids))
         if last and _MORE.match(question):  # "tell me more"
             return Resolved(last.query, list(last.citation_ids), True, _the_papers(len(last.citation_ids)),
                             whole_set=True)

@@ -137,6 +137,7 @@ class Plan:
     whole_set: bool = False                     # a follow-up about each paper of the set ("what do they evaluate on?")
     left_out: bool = False                      # the set is an earlier answer's papers the last one left out
                                                 # ("what about the other ones?")
+    like: list[str] = field(default_factory=list)  # "are there similar papers?": the papers closest to these
     data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
 
@@ -216,6 +217,8 @@ class Plan:
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude,
                        whole_set=self.whole_set, left_out=self.left_out)
+        if self.like:
+            out.update(like=self.like, resolution=self.resolution)
         return out
 
     def line(self) -> str:
@@ -393,6 +396,9 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     base = dict(question=question, query=query, topics=topics, filters=filters or None)
     if is_small_talk(question):
         return Plan(kind="out_of_scope", form=FORMS["out_of_scope"], **base)
+    if followup is not None and followup.like:  # "are there similar papers?"
+        return Plan(kind="followup", form=FORMS["followup"], like=list(followup.like), resolution=followup.why,
+                    **{**base, "query": followup.query, "topics": [followup.query]})
     if followup is not None and followup.restrict_to is not None:
         papers = list(followup.restrict_to)
         if is_compare(question) and named and not followup.pick_one:  # "how does it compare to LASER-D?"

@@ -224,6 +224,27 @@ class HybridSearcher:
                 best[meta["paper_id"]] = (score, meta)
         return best
 
+    def similar(self, paper_ids: list[str], *, k: int, where: Filter | None = None) -> list[PaperHit]:
+        """The ``k`` papers closest to ``paper_ids`` (not those), best first: nearest to the mean of their chunk
+        vectors, each scored by its best chunk's cosine. No relevance gate: "similar" asks for the nearest,
+        and the answer says they are the closest, not that they are on the same topic."""
+        records = self.store.get_papers(paper_ids)
+        ids = [cid for pid in paper_ids if pid in records for cid in schema.chunk_ids(records[pid][0], pid)]
+        if not ids:
+            return []
+        vectors = np.asarray(self.store.chunks.get(ids=ids, include=["embeddings"])["embeddings"], dtype=np.float32)
+        centre = vectors.mean(axis=0)
+        centre /= float(np.linalg.norm(centre)) or 1.0
+        best: dict[str, tuple[float, dict]] = {}
+        for _cid, score, meta in self.store.query_chunks(centre, CANDIDATE_CHUNKS + 10 * len(paper_ids), where=where):
+            pid = meta["paper_id"]
+            if pid not in records and (pid not in best or score > best[pid][0]):
+                best[pid] = (score, meta)
+        chosen = sorted(best, key=lambda pid: best[pid][0], reverse=True)[:k]
+        found = self.store.get_papers(chosen)
+        return [PaperHit.from_store(pid, found[pid][0], found[pid][1], score=best[pid][0],
+                                    passage=schema.passage(best[pid][1], found[pid][1])) for pid in chosen if pid in found]
+
     def search(self, query: str, *, k: int, min_score: float, relative_score: float = 0.0,
                where: Filter | None = None) -> list[PaperHit]:
         """Relevant papers, best first (see ``search_topics``)."""

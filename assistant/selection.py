@@ -50,6 +50,8 @@ def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, wh
         return Selection([])
     if plan.restrict_to is not None:
         return _within(plan, searcher, k=k, where=where)
+    if plan.like:  # "are there similar papers?"
+        return Selection(searcher.similar(plan.like, k=k, where=where))
     if plan.kind == "named":
         return Selection(_named(plan, searcher, where))
     if plan.compares_a_topic:  # "compare the papers on Lean": the best of the papers a list would give

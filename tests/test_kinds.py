@@ -304,6 +304,19 @@ def test_small_talk_and_an_empty_answer_do_not_lose_the_kind_of_contribution(cor
     assert short(c.title for c in physics.citations) == {"Lean4PHYS"}
 
 
+def test_similar_papers_are_the_closest_others(corpus):
+    conversation = corpus.conversation()
+    laser = corpus.ask("tell me about LASER-D", llm="none", conversation=conversation).citations[0]
+    similar = corpus.ask("are there similar papers?", llm="none", conversation=conversation)
+    assert similar.plan.like == [laser.id] and similar.plan.line() == "follow-up: papers like the paper of the last answer (LASER-D)"
+    assert len(similar.citations) == 5 and laser.id not in {c.id for c in similar.citations}
+    assert similar.answer.startswith("The 5 papers in the store closest in content to the paper of the last answer:")
+    scores = [h.score for h in corpus.select(similar.plan, k=5).hits]
+    assert scores == sorted(scores, reverse=True)
+    subset = corpus.ask("which of them use reinforcement learning?", llm="none", conversation=conversation)
+    assert subset.plan.restrict_to == [c.id for c in similar.citations]
+
+
 def test_unanswerable_and_small_talk_cite_nothing(corpus):
     assert corpus.ask("Which papers work on recommender systems?", llm="none").citations == []
     hello = corpus.ask("hello", llm="none")

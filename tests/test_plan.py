@@ -174,6 +174,18 @@ def test_which_dont_is_the_rest_of_the_set_the_last_subset_chose_from():
     assert more.whole_set and more.restrict_to == ["b"]  # the last answer with papers
 
 
+def test_similar_papers_lean_on_the_last_answer_and_a_topic_does_not():
+    conversation = Conversation()
+    conversation.add(Turn("tell me about PoLR", "PoLR", "...", ["a"], ["PoLR: Path of Least Resistance"], "named"))
+    for asked in ("are there similar papers?", "anything related?", "more like this", "any papers like it?",
+                  "find similar ones"):
+        resolved = conversation.resolve(asked)
+        assert resolved.like == ["a"] and resolved.restrict_to is None, asked
+        assert plan_of(asked, followup=resolved).like == ["a"]
+    for asked in ("which papers are related to GRPO?", "Show papers related to GRPO"):
+        assert conversation.resolve(asked).like is None, asked
+
+
 def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     conversation = Conversation()
     conversation.add(Turn("which papers reduce inference cost?", "reduce inference cost", "...",
