@@ -312,7 +312,7 @@ _KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())
 # before it ("speech datasets"). A clause after it ("analysis to support their method", "studies of how models
 # behave") qualifies the kind and names no topic.
 _TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+|analys[ie]s\s+|stud(?:y|ies)\s+|results?\s+|"
-                               r"guarantees?\s+|frameworks?\s+|understanding\s+)?(?:(?:are|is)\s+there\s+|exists?\s+)?"
+                               r"guarantees?\s+|frameworks?\s+|understanding\s+)?(?:(?:are|is)\s+(?:there\s+)?|exists?\s+)?"
                                r"(?:for|on|in|about|of|covering|targeting|related\s+to)\s+"
                                r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|existing\b|this\b|these\b|"
                                r"the\s+(?:store|collection|corpus)\b)\w", re.IGNORECASE)
@@ -325,12 +325,19 @@ _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|ow
                              r"training|evaluation|open-source|list|show|find|give|me|or|and|of|as|papers?)$", re.IGNORECASE)
 
 
+# "papers on Lean that introduce a benchmark": the topic, said of the papers before the kind is asked for.
+_TOPIC_OF_THE_PAPERS = re.compile(r"\b(?:papers?|works?|research|studies)\s+(?:on|about|in|related\s+to)\s+"
+                                  r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|this\b|these\b|the\s+"
+                                  rf"(?:store|collection|corpus)\b)\w.*?\b(?:{_KIND_WORDS})\b", re.IGNORECASE)
+
+
 def names_a_topic(question: str) -> bool:
     """Whether a question about a kind of contribution names a topic the kind is on ("benchmarks for medical
-    question answering?", "speech datasets?"), which a paper must be about, rather than only qualifying the
-    kind ("papers with theoretical analysis to support their method")."""
+    question answering?", "speech datasets?", "papers on Lean that introduce a benchmark?"), which a paper
+    must be about, rather than only qualifying the kind ("papers with theoretical analysis to support their
+    method")."""
     wanted = _EXCLUSION.sub("", question)
-    if _TOPIC_AFTER_KIND.search(wanted):
+    if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted):
         return True
     return any(not _NOT_A_MODIFIER.match(m.group(1)) for m in _BEFORE_KIND.finditer(wanted))
 

@@ -106,9 +106,11 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
 
 def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
-    is one; with a topic, those of them that pass the list gate among the labelled papers (relative to the
-    best labelled one, since the label already holds), and none when no paper at all is about the topic.
-    Abstracts are read only for the papers answered."""
+    is one; with a topic, those of them that pass the list gate among the labelled papers: about the topic
+    (the list floor, and none when even the best of them is under the gate's abstain level: "benchmarks
+    for agents?" when no benchmark is about agents), and near the best of them (the ratio relative to the
+    best labelled paper rather than to every paper on the topic, since a benchmark's abstract talks less
+    about its topic than a method's does). Abstracts are read only for the papers answered."""
     store = searcher.store
     metas = {pid: meta for pid, meta, _text in store.iter_papers(where=where)}
     unread = [pid for pid, meta in metas.items() if _unread(meta, plan)]
@@ -117,13 +119,11 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     if not ids:
         return Selection([])
     if plan.on_a_topic:
-        everything = searcher.candidates(plan.query, where=where, pool=LIST_POOL)
-        if max((c.relevance for c in everything), default=0.0) >= LIST_GATE.abstain:
-            found = [c for c in everything if c.id in ids]
-            best = max((c.relevance for c in found), default=0.0)
-            kept = [c for c in found if c.named or c.relevance >= LIST_GATE.ratio * best]
+        labelled = [c for c in searcher.candidates(plan.query, where=where, pool=LIST_POOL) if c.id in ids]
+        kept = LIST_GATE.passing(labelled)
+        if kept:
             return _by_kind(Selection([_hit(c) for c in kept]), plan)
-        return Selection([], [plan.query])  # "benchmarks for medical question answering?": no paper is on it
+        return Selection([], [plan.query])  # "benchmarks for medical question answering?": none of them is on it
     records = store.get_papers(list(ids))
     return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
                                      key=lambda h: h.title.lower())), plan)

@@ -97,6 +97,11 @@ def test_a_kind_on_a_topic_no_paper_is_about_cites_none(corpus):
     answer = corpus.ask("Are there benchmarks for medical question answering?", llm="none")
     assert answer.plan.kind == "contribution" and answer.citations == []
     assert answer.answer.startswith("No paper in the store is labelled benchmark/dataset (benchmarks only) and about medical")
+    agents = corpus.ask("benchmarks for agents?", llm="none")  # there are benchmarks and agents, no agent benchmark
+    assert agents.plan.on_a_topic and agents.citations == []
+    for asked, paper in (("Are there any papers on Lean that introduce a benchmark?", "Lean4PHYS"),
+                         ("Which benchmarks are about law?", "LEXam")):
+        assert short(c.title for c in corpus.ask(asked, llm="none").citations) == {paper}, asked
     qualified = corpus.ask("Which papers include some theoretical analysis to support their method?", llm="none")
     assert qualified.citations and all("theory" in c.contributions for c in qualified.citations)
 

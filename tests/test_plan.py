@@ -213,6 +213,9 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Which papers are primarily empirical studies of how existing models behave?", False),
     ("Which papers provide a theoretical analysis of core architectures like softmax attention?", True),
     ("Which papers offer theoretical guarantees?", False),
+    ("Are there any papers on Lean that introduce a benchmark?", True),  # the topic said of the papers
+    ("Which benchmarks are about law?", True),
+    ("Which benchmarks are there?", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
