@@ -133,7 +133,8 @@ class Plan:
     pick_one: bool = False                      # a follow-up about one paper of the last answer ("the one about Lean")
     mainly: bool = False                        # "(which of them are) mainly theoretical": papers whose main
                                                 # contribution is that kind
-    exclude: bool = False                       # a follow-up keeping the papers of the set the query does NOT fit
+    exclude: bool = False                       # the papers the query does NOT fit: of the last answer's (a
+                                                # follow-up) or of the store ("which papers don't use RL?")
     whole_set: bool = False                     # a follow-up about each paper of the set ("what do they evaluate on?")
     left_out: bool = False                      # the set is an earlier answer's papers the last one left out
                                                 # ("what about the other ones?")
@@ -214,6 +215,8 @@ class Plan:
             out["mainly"] = self.mainly
         if self.data_use:
             out["data_use"] = self.data_use
+        if self.exclude and self.restrict_to is None:
+            out["exclude"] = True
         if self.restrict_to is not None:
             out.update(restrict_to=self.restrict_to, resolution=self.resolution, exclude=self.exclude,
                        whole_set=self.whole_set, left_out=self.left_out)
@@ -225,7 +228,7 @@ class Plan:
         """One quiet line for the terminal and the web: 'list question: every paper on …'."""
         about = " / ".join(self.topics) if len(self.topics) > 1 else self.query
         if self.kind == "list":
-            text = f"list question: every paper on {about}"
+            text = f"list question: every paper {'not ' if self.exclude else ''}on {about}"
         elif self.kind == "contribution":
             kinds, only = " or ".join(self.contributions), self.use_note()
             text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
@@ -356,6 +359,13 @@ def without_contribution_words(query: str) -> str:
     return " ".join(re.findall(r"[\w\-/]+", text))
 
 
+# "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
+# A negation inside what is asked for ("methods that do not need labels") is a property, not this.
+_NOT_ON = re.compile(r"^\s*(?:(?:which|what)\s+(?:papers|works|studies)|(?:list|show)\s+(?:me\s+)?(?:all\s+|the\s+)?papers|papers)"
+                     r"\s+(?:(?:that|which)\s+)?(?:do\s+not|don[’']t|does\s+not|doesn[’']t|are\s+not|aren[’']t|never)\s+"
+                     r"(?:(?:deal|work)\s+with\s+|(?:about|on)\s+)?(?P<topic>.+?)\s*[?.!]*\s*$", re.IGNORECASE)
+
+
 def is_list(question: str) -> bool:
     return bool(_LIST.search(question))
 
@@ -436,6 +446,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
+    not_on = _NOT_ON.match(question)
+    if not_on:  # "which papers don't use RL?": the papers a list on "use RL" would leave out
+        about = focus(not_on.group("topic"))
+        return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
     if is_list(question):
         return Plan(kind="list", form=FORMS["list"], **base)
     if asks_about_one(question):

@@ -65,9 +65,17 @@ def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, wh
     if plan.kind == "list":
         hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
                                              topic_list=plan.topics or None, pool=LIST_POOL)
-        return Selection(hits, empty)
+        return _the_rest(hits, searcher, where) if plan.exclude else Selection(hits, empty)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
     return Selection(hits, empty)
+
+
+def _the_rest(hits: list[PaperHit], searcher: HybridSearcher, where) -> Selection:
+    """Every paper (matching ``where``) but ``hits``, by title: "which papers don't use RL?"."""
+    on = {h.id for h in hits}
+    return Selection(sorted((PaperHit.from_store(pid, meta, text)
+                             for pid, meta, text in searcher.store.iter_papers(include_text=True, where=where)
+                             if pid not in on), key=lambda h: h.title.lower()))
 
 
 def _hit(c, topic: str | None = None) -> PaperHit:

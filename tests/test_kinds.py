@@ -20,6 +20,15 @@ def test_a_list_question_cites_every_paper_that_answers_it_count_first(corpus):
     assert answer.total == 2 and answer.answer.startswith("2 papers in the store answer this:")
 
 
+def test_a_list_of_the_papers_not_on_a_topic_is_the_rest_of_the_store(corpus):
+    on = corpus.ask("Which papers use reinforcement learning?", llm="none", page_size=None)
+    off = corpus.ask("Which papers do not use reinforcement learning?", llm="none", page_size=None)
+    assert on.citations and off.citations and off.plan.exclude
+    assert {c.id for c in on.citations} | {c.id for c in off.citations} == {p.id for p in corpus.papers()}
+    assert not {c.id for c in on.citations} & {c.id for c in off.citations}
+    assert off.answer.startswith(f"{len(off.citations)} papers in the store answer this:")
+
+
 def test_a_question_in_other_words_finds_the_same_papers(corpus):
     """How a question is put ("do any papers ...", "anything new on ...") does not change what it finds."""
     mamba = {h.id for h in corpus.find("papers on Mamba", page_size=None).hits}

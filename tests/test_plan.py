@@ -86,6 +86,16 @@ def test_a_question_on_which_of_two_named_papers_is_better_compares_them():
     assert plan_of("Does RL transfer better than SFT?").kind == "topic"  # no paper named
 
 
+def test_a_list_of_the_papers_not_on_a_topic():
+    for asked, topic in (("Which papers do not use reinforcement learning?", "use reinforcement learning"),
+                         ("papers that are not about LLMs", "LLMs"), ("which papers don't deal with agents?", "agents")):
+        plan = plan_of(asked)
+        assert plan.kind == "list" and plan.exclude and plan.query == topic, asked
+        assert plan.as_dict()["exclude"] and plan.line() == f"list question: every paper not on {topic}"
+    kept = plan_of("Which papers study methods that do not need labels?")  # a property of the methods asked for
+    assert not kept.exclude and kept.query == "study methods that do not need labels"
+
+
 def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
     assert plan_of("tell me about PoLR", named=["p1"]).kind == "named"
     assert plan_of("which papers build on PoLR?", named=["p1"]).kind == "list"
