@@ -18,7 +18,12 @@ _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the abov
                     r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
                     r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b|\btheir\b"
                     r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b"
-                    r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b",
+                    r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b"
+                    # "which use Qwen?", "and which report AIME results?": "which" and a verb, after an answer
+                    r"|^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?which\s+(?:use[sd]?|report(?:s|ed)?|evaluate[sd]?|are|were|do|did|"
+                    r"have|propose[sd]?|stud(?:y|ies|ied)|introduce[sd]?|rel(?:y|ies|ied)|appl(?:y|ies|ied)|target(?:s|ed)?|"
+                    r"train(?:s|ed)?|focus(?:es|ed)?|need(?:s|ed)?|handle[sd]?|address(?:es|ed)?|test(?:s|ed)?|"
+                    r"measure[sd]?|compare[sd]?)\b(?!\s+(?:the\s+)?(?:papers|works|studies)\b)",
                     re.IGNORECASE)
 GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
                              re.IGNORECASE)
@@ -154,17 +159,20 @@ class Conversation:
                     return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1]], True,
                                     f"paper [{n}] of {which} ({numbered.citation_titles[n - 1]})",
                                     whole_set=True)  # about that paper: "the second one: what's the result?"
-            if _GROUP.search(question):
-                group_rest = _GROUP.sub(" ", rest)
+            if _GROUP.search(question) or (one and len(last.citation_ids) == 1):  # or "which one ..." of one
+                group_rest = _THE_ONE.sub(" ", _GROUP.sub(" ", rest))
                 negated = _NEGATION.search(group_rest)
                 remaining = _content(_NEGATION.sub(" ", group_rest))
-                count = len(last.citation_ids)
+                ids, papers = list(last.citation_ids), _the_papers(len(last.citation_ids))
+                if switch and previous.within and len(previous.within) > len(previous.citation_ids):
+                    # "what about the ones on physics?" after "which of them evaluate frontier models?": another
+                    # subset of the same set
+                    ids, papers = list(previous.within), f"the {len(previous.within)} papers the last answer chose from"
                 if negated and remaining:
-                    return Resolved(remaining, list(last.citation_ids), True,
-                                    f"those of {_the_papers(count)} that are not on {remaining}", exclude=True)
+                    return Resolved(remaining, ids, True, f"those of {papers} that are not on {remaining}", exclude=True)
                 whole = not _SELECTS.search(question)  # "what do they evaluate on?" asks about each of them
-                return Resolved(remaining or last.query, list(last.citation_ids), True,
-                                f"{'each of ' if whole and remaining and count > 1 else ''}{_the_papers(count)}"
+                return Resolved(remaining or last.query, ids, True,
+                                f"{'each of ' if whole and remaining and len(ids) > 1 else ''}{papers}"
                                 + (f", on {remaining}" if remaining else ""), whole_set=whole)
             if len(last.citation_ids) == 1 and _SINGLE.search(question):
                 remaining = _content(_SINGLE.sub(" ", rest))

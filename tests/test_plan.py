@@ -196,6 +196,20 @@ def test_similar_papers_lean_on_the_last_answer_and_a_topic_does_not():
         assert conversation.resolve(asked).like is None, asked
 
 
+def test_which_and_a_verb_is_a_subset_and_what_about_the_ones_a_sibling_subset():
+    conversation = Conversation()
+    conversation.add(Turn("which papers introduce benchmarks?", "", "...", ["a", "b", "c"], ["A", "B", "C"], "contribution"))
+    qwen = conversation.resolve("which use Qwen?")
+    assert qwen.restrict_to == ["a", "b", "c"] and qwen.query == "Qwen" and not qwen.whole_set
+    assert conversation.resolve("which are the papers on agents?").restrict_to is None  # a new question
+    conversation.add(Turn("which of them evaluate frontier models?", "frontier models", "...", ["a"], ["A"], "followup",
+                          within=["a", "b", "c"]))
+    physics = conversation.resolve("what about the ones on physics?")
+    assert physics.restrict_to == ["a", "b", "c"] and physics.query == "physics"
+    one = conversation.resolve("which one is about law?")  # of the one paper: is it?
+    assert one.restrict_to == ["a"] and one.query == "law" and not one.whole_set and not one.pick_one
+
+
 def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     conversation = Conversation()
     conversation.add(Turn("which papers reduce inference cost?", "reduce inference cost", "...",
