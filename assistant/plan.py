@@ -182,6 +182,8 @@ class Plan:
                         else "comparison of the last answer's papers: it has only one")
             last = f"the {own} papers of the last answer" if own > 1 else "the paper of the last answer"
             return f"comparison of {last} with {' and '.join(against)}"
+        if self.compares_a_topic and self.contributions:
+            return f"comparison of the {self.kinds_text()} papers" + (f" on {about}" if self.query.strip() else "")
         if self.compares_a_topic:
             return f"comparison of the best papers on {about}"
         return "comparison: " + (" vs ".join(names) if len(names) > 1 else about)
@@ -434,7 +436,13 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
     if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
-        about = without_contrasts(focus(_COMPARE_FRAME.sub("", question)))
+        about = re.sub(r"^(?:the|all|these|those)\s+", "", without_contrasts(focus(_COMPARE_FRAME.sub("", question))),
+                       flags=re.IGNORECASE)
+        kinds = [label for label, pattern in _CONTRIBUTION.items() if pattern.search(about)]
+        if kinds:  # "compare the benchmark papers": the papers of that kind (on the topic left, if any)
+            rest = without_contribution_words(about)
+            return Plan(kind="compare", form=FORMS["compare"], contributions=kinds, data_use=_data_use(about, kinds),
+                        **{**base, "query": rest, "topics": [rest] if rest else []})
         return Plan(kind="compare", form=FORMS["compare"], **{**base, "query": about, "topics": [about]})
     if len(named) == 1 and asks_about_one(question):  # "who introduced the LEXam benchmark?" is about LEXam
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)

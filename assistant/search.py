@@ -47,7 +47,7 @@ _FRAME = re.compile(
     rf"|what (?:is|are) (?:the |some |any )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     r"|what (?:work|research) is there (?:on|about)"
     r"|what(?:'s| is| are| about)"
-    rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?"
+    rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"
     rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any )?{_KINDS_OF_WORK}"
     r"(?: (?:on|about|that|which|related to))?"
     rf"|(?:the |all (?:the )?)?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
@@ -55,6 +55,7 @@ _FRAME = re.compile(
     rf"|(?:is|are) there (?:any |a |an )?(?:new |recent )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
     rf"|(?:do|does|did) (?:any|some) {_KINDS_OF_WORK}"
     rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
+    rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK}(?= \w+(?:ing|ed)\b)"  # "any papers using world models"
     rf"|(?:i'm|i am|we're|we are) (?:looking|searching) for (?:any |some )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
     r"|anything (?:new |recent )?(?:on|about))\b\s*",
     re.IGNORECASE)

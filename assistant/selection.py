@@ -54,6 +54,9 @@ def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, wh
         return Selection(searcher.similar(plan.like, k=k, where=where))
     if plan.kind == "named":
         return Selection(_named(plan, searcher, where))
+    if plan.compares_a_topic and plan.contributions:  # "compare the benchmark papers": k of them
+        chosen = _by_contribution(plan, searcher, where)
+        return Selection(chosen.hits[:k], chosen.empty_topics)
     if plan.compares_a_topic:  # "compare the papers on Lean": the best of the papers a list would give
         hits, empty = searcher.search_topics(plan.query, k=k, gate=LIST_GATE, where=where,
                                              topic_list=plan.topics or None, pool=LIST_POOL)

@@ -196,6 +196,13 @@ def test_the_papers_on_a_topic_can_be_compared(corpus):
     assert answer.plan.kind == "compare" and answer.plan.line() == "comparison of the best papers on Lean"
     assert short(c.title for c in answer.citations) == {"Lean4PHYS", "ProofOptimizer"}
     assert [row["n"] for row in answer.comparison] == [1, 2] and answer.answer.startswith("Comparing 2 papers:")
+    benchmarks = corpus.ask("compare the benchmark papers", llm="none")  # a kind of contribution, not a topic
+    assert benchmarks.plan.contributions == ["benchmark/dataset"] and benchmarks.plan.line() == \
+        "comparison of the benchmark/dataset (benchmarks only) papers"
+    assert short(c.title for c in benchmarks.citations) == {"GDPval", "LEXam", "Lean4PHYS"} and len(benchmarks.comparison) == 3
+    theory = corpus.ask("compare the theory papers on attention", llm="none")
+    assert len(theory.citations) == 2 and "ECA" in short(c.title for c in theory.citations)
+    assert all("theory" in c.contributions for c in theory.citations)
     alone = corpus.ask("compare the papers on world models of cells", llm="none", k=1)
     assert len(alone.citations) == 1 and "nothing to compare it with" in alone.answer
 

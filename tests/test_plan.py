@@ -63,6 +63,8 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("Is there a paper on federated learning?", "federated learning"),
     ("papers evaluated on AIME", "evaluated on AIME"),
     ("what's ZeroSiam?", "ZeroSiam"),
+    ("Which papers are about mixture of experts?", "mixture of experts"),
+    ("Any papers using world models for robotics?", "using world models for robotics"),
 ])
 def test_the_words_that_frame_a_question_are_not_searched(question, searched):
     """The frame would pull the search toward every abstract ("do any papers ..." abstained on Mamba)."""
