@@ -123,7 +123,7 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     best labelled paper rather than to every paper on the topic, since a benchmark's abstract talks less
     about its topic than a method's does). Abstracts are read only for the papers answered."""
     store = searcher.store
-    metas = {pid: meta for pid, meta, _text in store.iter_papers(where=where)}
+    metas = {pid: meta for pid, meta, _text in store.iter_papers(where=_labelled(where, plan.contributions))}
     unread = [pid for pid, meta in metas.items() if _unread(meta, plan)]
     texts = {pid: text for pid, (_meta, text) in store.get_papers(unread).items()}  # a store ingested before
     ids = {pid for pid, meta in metas.items() if _of_kind(meta, texts.get(pid), plan)}
@@ -138,6 +138,17 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
     records = store.get_papers(list(ids))
     return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
                                      key=lambda h: h.title.lower())), plan)
+
+
+def _labelled(where: Filter | None, kinds: list[str]) -> Filter | None:
+    """``where`` and labelled with one of ``kinds``, for Chroma to read only those records (a paper's main
+    contribution is one of its labels): at 20,000 papers, reading every record took most of a contribution
+    question's 2.2 s. ``where`` itself when it already holds a contribution condition, which must hold too."""
+    where = where or Filter()
+    if "contribution" in where.fields:
+        return where
+    items = [(field, value) for field, values in where.terms for value in values]
+    return Filter(Filter.of(items + [("contribution", kind) for kind in kinds]).terms, where.paper_ids)
 
 
 def _by_kind(selection: Selection, plan: Plan) -> Selection:

@@ -101,6 +101,16 @@ def test_benchmarks_and_training_data_are_told_apart(corpus):
         {c.id: (["evaluation"] if c.id in evaluation else ["training"]) for c in either.citations}
 
 
+def test_a_contribution_question_under_filters_keeps_to_them(corpus):
+    every = {c.id: c for c in corpus.ask("Which papers introduce a new benchmark?", llm="none").citations}
+    for where in ("file=004_6909a62b24dbb033.txt", "contribution=system/tool", "contribution=theory"):
+        kept = corpus.ask("Which papers introduce a new benchmark?", llm="none", where=where)
+        allowed = {p.id for p in corpus.papers(where=where)}
+        assert {c.id for c in kept.citations} == {pid for pid in every if pid in allowed}, where
+    tool = corpus.ask("Which papers introduce a new benchmark?", llm="none", where="contribution=system/tool")
+    assert short(c.title for c in tool.citations) == {"Lean4PHYS"}  # a benchmark and a library: both must hold
+
+
 def test_a_kind_on_a_topic_no_paper_is_about_cites_none(corpus):
     """"Benchmarks for medical question answering?": the store has benchmarks, none of them medical."""
     answer = corpus.ask("Are there benchmarks for medical question answering?", llm="none")
