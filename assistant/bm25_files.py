@@ -18,7 +18,7 @@ from scipy import sparse
 
 from .locks import replacing, write_atomic
 
-FORMAT = 3  # 3: compound words also indexed by their parts (bm25_tokens.with_parts)
+FORMAT = 4  # 3: compound words also indexed by their parts (bm25_tokens.with_parts); 4: hyphenated ones whole
 
 
 @dataclass

@@ -138,3 +138,18 @@ def test_compound_words_are_also_indexed_by_their_parts(corpus):
     top = [pid for pid, _ in corpus.searcher.lexical.search("Lean", 2)]
     titles = {p.id: p.title.split(":")[0] for p in corpus.papers()}
     assert sorted(titles[pid] for pid in top) == ["Lean4PHYS", "ProofOptimizer"]
+
+
+def test_hyphenated_compounds_count_whole(corpus):
+    """"test-time adaptation" is a term of its own: a paper saying it holds more of the query than one with
+    "test", "time" and "adaptation" apart."""
+    from assistant.bm25_tokens import with_parts
+
+    assert with_parts("test-time training and chain-of-thought") == (
+        "test-time training and chain-of-thought testtime chainofthought")
+    assert with_parts("a - b and -- c") == "a - b and -- c"  # no word joined by a hyphen
+    shares = corpus.searcher.lexical.coverage("test-time adaptation", {
+        "whole": "We propose a test-time adaptation method.",
+        "apart": "At test time, the time budget limits domain adaptation."})
+    assert shares["whole"] > shares["apart"] and shares["whole"] > 0.99
+
