@@ -223,10 +223,11 @@ class AnswerStream:
                     "something, about a paper by name, or to compare papers.")
         if self.plan.restrict_to is not None:
             count = len(self.plan.restrict_to)
+            named = self.plan.set_name(count)
             if self.plan.exclude:
-                each = "The paper of the last answer" if count == 1 else f"Each of the {count} papers of the last answer"
+                each = f"The {named}" if count == 1 else f"Each of the {count} {named}"
                 return f"{each} is about {self.plan.query}, so I cite none."
-            none = "The paper of the last answer" if count == 1 else f"None of the {count} papers of the last answer"
+            none = f"The {named}" if count == 1 else f"None of the {count} {named}"
             asked = self._what_was_asked()
             if count == 1:  # "is about medicine" -> "is not about medicine"
                 asked = re.sub(r"^is ", "is not ", asked)
@@ -306,10 +307,11 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store
         if len(plan.restrict_to) == 1:
             return "From the last answer:"  # "what about the second one?": the plan line names the paper
+        named = plan.set_name(len(plan.restrict_to))
         if plan.whole_set or len(plan.restrict_to) == shown:
-            return f"Each of the {shown} papers of the last answer:"
-        return f"{shown} of the {len(plan.restrict_to)} papers of the last answer:" if shown > 1 else \
-            f"One of the {len(plan.restrict_to)} papers of the last answer:"
+            return f"Each of the {shown} {named}:"
+        return f"{shown} of the {len(plan.restrict_to)} {named}:" if shown > 1 else \
+            f"One of the {len(plan.restrict_to)} {named}:"
     return f"One paper {where} addresses this:" if shown == 1 else f"{shown} papers {where} address this:"
 
 

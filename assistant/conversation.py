@@ -97,6 +97,7 @@ class Resolved:
     whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
     left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
     like: list[str] | None = None    # "are there similar papers?": the papers of the store closest to these
+    sibling: bool = False            # the set is the one the last answer chose from ("what about the ones on X?")
 
 
 @dataclass
@@ -164,16 +165,18 @@ class Conversation:
                 negated = _NEGATION.search(group_rest)
                 remaining = _content(_NEGATION.sub(" ", group_rest))
                 ids, papers = list(last.citation_ids), _the_papers(len(last.citation_ids))
-                if switch and previous.within and len(previous.within) > len(previous.citation_ids):
-                    # "what about the ones on physics?" after "which of them evaluate frontier models?": another
-                    # subset of the same set
+                # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
+                # of the same set
+                sibling = bool(switch and previous.within and len(previous.within) > len(previous.citation_ids))
+                if sibling:
                     ids, papers = list(previous.within), f"the {len(previous.within)} papers the last answer chose from"
                 if negated and remaining:
-                    return Resolved(remaining, ids, True, f"those of {papers} that are not on {remaining}", exclude=True)
+                    return Resolved(remaining, ids, True, f"those of {papers} that are not on {remaining}", exclude=True,
+                                    sibling=sibling)
                 whole = not _SELECTS.search(question)  # "what do they evaluate on?" asks about each of them
                 return Resolved(remaining or last.query, ids, True,
                                 f"{'each of ' if whole and remaining and len(ids) > 1 else ''}{papers}"
-                                + (f", on {remaining}" if remaining else ""), whole_set=whole)
+                                + (f", on {remaining}" if remaining else ""), whole_set=whole, sibling=sibling)
             if len(last.citation_ids) == 1 and _SINGLE.search(question):
                 remaining = _content(_SINGLE.sub(" ", rest))
                 return Resolved(remaining or last.query, list(last.citation_ids), True,

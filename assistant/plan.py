@@ -139,6 +139,7 @@ class Plan:
     left_out: bool = False                      # the set is an earlier answer's papers the last one left out
                                                 # ("what about the other ones?")
     like: list[str] = field(default_factory=list)  # "are there similar papers?": the papers closest to these
+    sibling: bool = False                       # restrict_to is the set the last answer chose from, not its papers
     data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
 
@@ -192,6 +193,12 @@ class Plan:
         """The kinds asked for, as the answer names them: 'theory or survey/position', 'benchmark/dataset
         (benchmarks only)'; ``only`` frames the data use."""
         return " or ".join(self.contributions) + self.use_note(only)
+
+    def set_name(self, count: int) -> str:
+        """What a follow-up's set of ``count`` papers is: 'papers of the last answer', or for another subset of
+        the set the last answer chose from, 'papers the last answer chose from'."""
+        papers = "paper" if count == 1 else "papers"
+        return f"{papers} the last answer chose from" if self.sibling else f"{papers} of the last answer"
 
     def use_note(self, only: str = " ({} only)") -> str:
         """' (benchmarks only)', ' (training data only)', or '' when any benchmark/dataset paper will do."""
@@ -428,7 +435,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         return Plan(kind=kind, form=form, papers=papers if kind == "compare" else [],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
-                    left_out=followup.left_out,
+                    left_out=followup.left_out, sibling=followup.sibling,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question), data_use=_data_use(question, kinds),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
