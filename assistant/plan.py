@@ -461,8 +461,11 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
+    # "Which papers don't use RL?": the papers a list on "use RL" would leave out ("which papers don't use" says
+    # too little to be that)
     not_on = _NOT_ON.match(question)
-    if not_on:  # "which papers don't use RL?": the papers a list on "use RL" would leave out
+    if not_on and re.search(r"\b(?!(?:use|uses|using|study|studies|deal|work|have|has|about|with|on)\b)\w{2,}",
+                            not_on.group("topic"), re.IGNORECASE):
         about = focus(not_on.group("topic"))
         return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
     if is_list(question):

@@ -94,6 +94,7 @@ def test_a_list_of_the_papers_not_on_a_topic():
         plan = plan_of(asked)
         assert plan.kind == "list" and plan.exclude and plan.query == topic, asked
         assert plan.as_dict()["exclude"] and plan.line() == f"list question: every paper not on {topic}"
+    assert not plan_of("which papers don't use").exclude  # no topic to leave out
     kept = plan_of("Which papers study methods that do not need labels?")  # a property of the methods asked for
     assert not kept.exclude and kept.query == "study methods that do not need labels"
 
