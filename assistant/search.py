@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import schema
+from .acronyms import definitions, readings
 from .embedding import Embedder
 from .filters import Filter
 from .lexical import LexicalIndex
@@ -197,11 +198,13 @@ class HybridSearcher:
             c.passage = schema.passage(spans[c.id], c.text)
             c.bm25 = bm25.of(c.id)
             c.named = c.id in named
-        shares = self.lexical.paper_coverage(query, [c.id for c in ranked])
-        unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
-        shares.update(self.lexical.coverage(query, unindexed) if unindexed else {})
-        for c in ranked:
-            c.lexical = shares.get(c.id, 0.0)
+        # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts
+        for reading in readings(query, definitions(c.text for c in ranked)):
+            shares = self.lexical.paper_coverage(reading, [c.id for c in ranked])
+            unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
+            shares.update(self.lexical.coverage(reading, unindexed) if unindexed else {})
+            for c in ranked:
+                c.lexical = max(c.lexical, shares.get(c.id, 0.0))
         ranked = fuse_order(ranked)
         first = sorted((c for c in ranked if c.named), key=lambda c: named.index(c.id))  # in the order named
         return first + [c for c in ranked if not c.named]
