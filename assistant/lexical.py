@@ -84,6 +84,7 @@ class LexicalIndex:
         self._norm = np.zeros(0, dtype=np.float32)
         self._df = np.zeros(0, dtype=np.int64)
         self._speller = NameSpeller([])
+        self._titles: dict[str, str] = {}
 
     # -- tokens --------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[str]]:
@@ -228,12 +229,19 @@ class LexicalIndex:
     def _merge_live(self) -> None:
         matrix, self._ids, titles = self._live_rows()
         self._speller = NameSpeller(titles, self._ids)
+        self._titles = dict(zip(self._ids, titles))
         self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()
         lengths = np.asarray(matrix.sum(axis=1)).ravel()
         mean = lengths.mean() if len(lengths) else 1.0
         self._norm = (K1 * (1 - B + B * lengths / max(mean, 1e-9))).astype(np.float32)
         self._df = np.diff(self._by_term.indptr)
+
+    def titles(self) -> dict[str, str]:
+        """Every paper's id and title, as indexed (in step with the store): a list of most of the store needs
+        no more until it shows a page, and reading 20,000 paper records for them takes 1-2 s."""
+        self.ensure_current()
+        return self._titles
 
     # -- querying ------------------------------------------------------------------
     def read_names(self, query: str) -> tuple[str, list[str]]:

@@ -27,6 +27,14 @@ def test_a_list_of_the_papers_not_on_a_topic_is_the_rest_of_the_store(corpus):
     assert {c.id for c in on.citations} | {c.id for c in off.citations} == {p.id for p in corpus.papers()}
     assert not {c.id for c in on.citations} & {c.id for c in off.citations}
     assert off.answer.startswith(f"{len(off.citations)} papers in the store answer this:")
+    assert all(c.text and c.evidence in c.text for c in off.citations)  # read from the store for the page shown
+    first = corpus.ask("Which papers do not use reinforcement learning?", llm="none", page_size=5)
+    assert [c.id for c in first.citations] == [c.id for c in off.citations][:5] and first.more == len(off.citations) - 5
+    where = "file=004_6909a62b24dbb033.txt"
+    kept = corpus.ask("Which papers do not use reinforcement learning?", llm="none", page_size=None, where=where)
+    on_there = corpus.ask("Which papers use reinforcement learning?", llm="none", page_size=None, where=where)
+    assert kept.citations and {c.id for c in kept.citations} == \
+        {p.id for p in corpus.papers(where=where)} - {c.id for c in on_there.citations}  # the same list, filtered
 
 
 def test_a_question_in_other_words_finds_the_same_papers(corpus):
