@@ -293,6 +293,8 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
         if shown > 1:
+            if total > shown:  # "compare the theory papers": k of the 8
+                return f"Comparing {shown} of the {total} {plan.kinds_text()} papers (ask on a topic to narrow them):"
             return f"Comparing {shown} papers:"
         if plan.compares_a_topic:
             return f"Only one paper {where} is on {plan.query}, so there is nothing to compare it with:"

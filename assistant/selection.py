@@ -35,10 +35,11 @@ class Selection:
     hits: list[PaperHit]                        # every relevant paper (a list answer shows a page of them)
     empty_topics: list[str] = field(default_factory=list)  # topics of the question that found nothing
     store: Store | None = None                  # where the hits known by id and title only are read from
+    found: int | None = None                    # papers that answer, when ``hits`` holds only the best of them
 
     @property
     def total(self) -> int:
-        return len(self.hits)
+        return len(self.hits) if self.found is None else self.found
 
     def page(self, plan: Plan) -> list[PaperHit]:
         if not plan.paged or plan.page_size is None:
@@ -65,7 +66,7 @@ def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, wh
         return Selection(_named(plan, searcher, where))
     if plan.compares_a_topic and plan.contributions:  # "compare the benchmark papers": k of them
         chosen = _by_contribution(plan, searcher, where)
-        return Selection(chosen.hits[:k], chosen.empty_topics)
+        return Selection(chosen.hits[:k], chosen.empty_topics, found=chosen.total)
     if plan.compares_a_topic:  # "compare the papers on Lean": the best of the papers a list would give
         hits, empty = searcher.search_topics(plan.query, k=k, gate=LIST_GATE, where=where,
                                              topic_list=plan.topics or None, pool=LIST_POOL)

@@ -218,6 +218,10 @@ def test_the_papers_on_a_topic_can_be_compared(corpus):
     assert benchmarks.plan.contributions == ["benchmark/dataset"] and benchmarks.plan.line() == \
         "comparison of the benchmark/dataset (benchmarks only) papers"
     assert short(c.title for c in benchmarks.citations) == {"GDPval", "LEXam", "Lean4PHYS"} and len(benchmarks.comparison) == 3
+    every = corpus.ask("compare the theory papers", llm="none")  # k of them, and it says so
+    labelled = sum("theory" in p.contributions for p in corpus.papers())
+    assert len(every.citations) == 5 < labelled == every.total
+    assert every.answer.startswith(f"Comparing 5 of the {labelled} theory papers (ask on a topic to narrow them):")
     theory = corpus.ask("compare the theory papers on attention", llm="none")
     assert len(theory.citations) == 2 and "ECA" in short(c.title for c in theory.citations)
     assert all("theory" in c.contributions for c in theory.citations)
