@@ -37,6 +37,11 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("does RL transfer reasoning better than supervised fine-tuning?", "topic"),  # no paper named
     ("Is there a paper on federated learning?", "list"),
     ("papers evaluated on AIME", "list"),
+    ("Papers proposing new optimizers", "list"),
+    ("Has anyone worked on formal theorem proving?", "list"),
+    ("Give me everything on GRPO variants", "list"),
+    ("What are recent advances in multimodal reasoning?", "list"),
+    ("what is the state of the art in test-time adaptation?", "list"),
     ("compare the papers on Lean", "compare"),  # the best papers on a topic, side by side
     ("how do the papers on agents differ?", "compare"),
     ("hello", "out_of_scope"),
@@ -65,6 +70,12 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("what's ZeroSiam?", "ZeroSiam"),
     ("Which papers are about mixture of experts?", "mixture of experts"),
     ("Any papers using world models for robotics?", "using world models for robotics"),
+    ("I'd like to see papers about agents", "agents"),
+    ("I want papers on video understanding", "video understanding"),
+    ("Give me everything on GRPO variants", "GRPO variants"),
+    ("Has anyone worked on formal theorem proving?", "formal theorem proving"),
+    ("What are recent advances in multimodal reasoning?", "multimodal reasoning"),
+    ("Papers proposing new optimizers", "proposing new optimizers"),
 ])
 def test_the_words_that_frame_a_question_are_not_searched(question, searched):
     """The frame would pull the search toward every abstract ("do any papers ..." abstained on Mamba)."""
