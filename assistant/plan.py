@@ -87,7 +87,7 @@ _NOT_A_TOPIC = {"which", "what", "ones", "one", "them", "those", "these", "that"
 _LIST = re.compile(
     r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:which|what)\s+(?:papers|works|studies|methods|approaches|articles|ones)\b"
     r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}papers\b"
-    r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where)\b"
+    r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where|related\s+to)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+|a\s+|an\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
     r"|^\s*(?:papers|works|studies|articles)\s+\w+ed\s+(?:on|with|by|for|in|from|to)\b"
@@ -405,8 +405,13 @@ def compared_names(question: str) -> list[str]:
     text = re.split(r"\s+[-–—:]\s+|\?|\.\s", text)[0]
     text = re.sub(r"^\s*which\s+(?:one\s+)?(?:is|works|performs|does)\s+\w+(?:\s+(?:for|on|at)\s+[^,:]+)?\s*[,:]\s*", "", text,
                   flags=re.IGNORECASE)  # "which works better, X or Y?"
+    if re.match(r"\s*(?:please\s+)?(?:compare|contrast)\s", text, re.IGNORECASE) and not is_list(text):
+        # "contrast ZeroSiam to TTM", not "compare the papers related to GRPO"
+        text = re.sub(r"\s+(?:to|against)\s+", " versus ", text, flags=re.IGNORECASE)
     text = re.sub(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:does|do|is|are)\s+|^\s*what\s+(?:is|are)\s+"
-                  r"the\s+differences?\s+between\s+", "", text, flags=re.IGNORECASE)
+                  r"the\s+differences?\s+between\s+|^\s*what\s+(?:do|does)\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:have\s+in\s+common|share|have\s+to\s+do\s+with\s+each\s+other)\b.*$", "", text,
+                  flags=re.IGNORECASE)  # "what do PoLR and CRISP have in common?"
     text = re.sub(r"\s+(?:differ|different|compare[sd]?|contrast)\b.*?\b(?:from|with|to)\s+", " versus ", text,
                   flags=re.IGNORECASE)
     text = re.sub(r"^\s*(?:is|are|does|do)\s+(?=.+\s+than\s)", "", text, flags=re.IGNORECASE)  # "is X better than Y"

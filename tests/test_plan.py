@@ -127,6 +127,10 @@ def test_compared_names_are_read_off_the_question():
     assert compared_names("Compare NuRL, SFPO and THR - how does each change GRPO training?") == ["NuRL", "SFPO", "THR"]
     assert compared_names("How does Echo differ from EmotionThinker?") == ["Echo", "EmotionThinker"]
     assert compared_names("X vs Y") == ["X", "Y"]
+    assert compared_names("Contrast ZeroSiam to TTM") == ["ZeroSiam", "TTM"]
+    assert compared_names("What do PoLR and CRISP have in common?") == ["PoLR", "CRISP"]
+    assert plan_of("compare the papers related to GRPO").compares_a_topic  # not "papers related" against "GRPO"
+    assert plan_of("compare the papers related to GRPO").query == "GRPO"
 
 
 def test_a_list_plan_pages_and_says_so_in_one_line():
