@@ -14,7 +14,7 @@ _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, 
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
-_GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
+_GROUP = re.compile(r"\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
                     r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
                     r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b|\btheir\b"
                     r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b"
@@ -25,14 +25,18 @@ _GROUP = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them|the abov
                     r"train(?:s|ed)?|focus(?:es|ed)?|need(?:s|ed)?|handle[sd]?|address(?:es|ed)?|test(?:s|ed)?|"
                     r"measure[sd]?|compare[sd]?)\b(?!\s+(?:the\s+)?(?:papers|works|studies)\b)",
                     re.IGNORECASE)
+# "is Lean4PHYS among them?": whether a paper the question names is one of the last answer's.
+MEMBERSHIP = re.compile(r"\b(?:among|one\s+of|part\s+of|in|included\s+in)\s+(?:them|those|these|the\s+list|the\s+(?:last\s+)?answer)\b"
+                        r"|\bincluded\b", re.IGNORECASE)
 GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
                              re.IGNORECASE)
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
-                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|fastest|cheapest|simplest)\b",
+                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))",  # "the largest"
                       re.IGNORECASE)
+_SUPERLATIVE = re.compile(r"\b(?:most|least)\s+[\w-]+|\b(?:best|worst)\b(?:\s+[\w-]+)?|\b\w{2,}est\b", re.IGNORECASE)
 # "what about the other ones?", "and the rest?": the papers of the answer before the last that it left out.
 _OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b"
                      r"|^\s*(?:and\s+)?(?:which|what about the ones that|the ones that)\s+(?:don[’']?t|do\s+not|doesn[’']?t|"
@@ -49,7 +53,7 @@ _MORE = re.compile(r"^\s*(?:(?:please|ok(?:ay)?|and)[, ]+)?(?:tell me more|more(
 _SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
 _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
-                           r"|^\s*(?:which|what) of (?:those|these|them)\s*|\b(?:of|among|from) (?:those|these|them)\b",
+                           r"|^\s*(?:which|what) of (?:those|these|them)\s*|\b(?:out\s+of|of|among|from) (?:those|these|them)\b",
                            re.IGNORECASE)
 
 
@@ -98,6 +102,7 @@ class Resolved:
     left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
     like: list[str] | None = None    # "are there similar papers?": the papers of the store closest to these
     sibling: bool = False            # the set is the one the last answer chose from ("what about the ones on X?")
+    superlative: bool = False        # "which is the largest?": the one that fits best, never none
 
 
 @dataclass
@@ -142,10 +147,12 @@ class Conversation:
             one = _THE_ONE.search(question)
             if one and len(last.citation_ids) > 1:
                 about = _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
+                best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
+                said = _SUPERLATIVE.search(question, one.start()) if best else None
+                how = f" that is the {said.group()}" if said else f" about {about}" if about else " that fits it best"
                 return Resolved(about or last.query, list(last.citation_ids), True,
-                                f"the one of the last answer's {len(last.citation_ids)} papers"
-                                + (f" about {about}" if about else " that fits it best"),
-                                pick_one=True)
+                                f"the one of the last answer's {len(last.citation_ids)} papers{how}",
+                                pick_one=True, superlative=best)
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) > 1:  # "compare the first two", "[1] and [3]: how do they differ?"
                 remaining = _content(_ORDINAL.sub(" ", _SPAN.sub(" ", rest)))
@@ -263,7 +270,7 @@ def _ordinal_number(match: re.Match, count: int) -> int:
 
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question
 # about a set without them ("what do they evaluate on?", "what are their results?") is about each paper.
-_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|the ones|those (?:that|which|with|about|"
+_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|the ones?|those (?:that|which|with|about|"
                       r"using|on|in))\b", re.IGNORECASE)
 # "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
 _NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t)\b", re.IGNORECASE)

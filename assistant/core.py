@@ -9,7 +9,7 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
-from .conversation import GROUP_REFERENCE
+from .conversation import GROUP_REFERENCE, MEMBERSHIP
 from .filters import Filter
 from .plan import Plan, is_compare, make_plan
 from .results import PaperHit
@@ -140,8 +140,11 @@ class Assistant:
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
-                and not GROUP_REFERENCE.search(question) and not is_compare(question):
-            resolved = None  # "tell me more about LASER-D" names its paper ("compare it to LASER-D" needs "it")
+                and not is_compare(question) and (not GROUP_REFERENCE.search(question) or (
+                    MEMBERSHIP.search(question) and not set(named) & set(resolved.restrict_to))):
+            # "tell me more about LASER-D" names its paper ("compare it to LASER-D" needs "it"); "is ZeroSiam
+            # among them?" when it is not: the paper asked about
+            resolved = None
         if resolved is not None and resolved.switch_to:
             query = resolved.switch_to
             plan = make_plan(query, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,

@@ -21,7 +21,7 @@ A follow-up's resolution (which papers it keeps, and why) is part of the plan to
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .search import focus
@@ -145,6 +145,7 @@ class Plan:
                                                 # ("what about the other ones?")
     like: list[str] = field(default_factory=list)  # "are there similar papers?": the papers closest to these
     sibling: bool = False                       # restrict_to is the set the last answer chose from, not its papers
+    superlative: bool = False                   # pick_one by a superlative ("the largest"): the best fit, never none
     data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
 
@@ -439,13 +440,17 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         papers = list(followup.restrict_to)
         if is_compare(question) and named and not followup.pick_one:  # "how does it compare to LASER-D?"
             papers = list(dict.fromkeys([*papers, *named]))
+        elif named and set(named) & set(papers) and not followup.pick_one:  # "is Lean4PHYS among them?": that one
+            followup = replace(followup, restrict_to=[pid for pid in papers if pid in named], whole_set=True,
+                               why=f"the paper it names, one of the {len(papers)} of the last answer")
+            papers = list(followup.restrict_to)
         kind = "compare" if is_compare(question) and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
         kinds = contributions_asked(question)
         return Plan(kind=kind, form=form, papers=papers if kind == "compare" else [],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
-                    left_out=followup.left_out, sibling=followup.sibling,
+                    left_out=followup.left_out, sibling=followup.sibling, superlative=followup.superlative,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question), data_use=_data_use(question, kinds),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})

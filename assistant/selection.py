@@ -217,7 +217,7 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
     found = searcher.candidates(plan.query, where=(where or Filter()).restricted_to(ids))
-    if _none_is_about(found):  # "which of them are about medicine?"
+    if _none_is_about(found) and not plan.superlative:  # "which of them are about medicine?"
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids] if plan.exclude else [])
     gate = Gate(floor=-1.0, ratio=0.0 if plan.pick_one else LIST_GATE.ratio)
     hits = [_hit(c) for c in gate.passing(found)[:1 if plan.pick_one else len(ids)]]

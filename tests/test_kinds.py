@@ -360,6 +360,19 @@ def test_similar_papers_are_the_closest_others(corpus):
     assert subset.plan.restrict_to == [c.id for c in similar.citations]
 
 
+def test_membership_and_superlatives_in_a_conversation(corpus):
+    conversation = corpus.conversation()
+    corpus.ask("anything on theorem proving?", llm="none", conversation=conversation)
+    member = corpus.ask("Is Lean4PHYS among them?", llm="none", conversation=conversation)
+    assert short(c.title for c in member.citations) == {"Lean4PHYS"}
+    other = corpus.ask("is ZeroSiam one of them?", llm="none", conversation=conversation)  # not: the paper asked about
+    assert other.plan.kind == "named" and short(c.title for c in other.citations) == {"ZeroSiam"}
+    benchmarks = corpus.conversation()
+    corpus.ask("Which papers introduce a benchmark?", llm="none", conversation=benchmarks)
+    largest = corpus.ask("Which is the largest?", llm="none", conversation=benchmarks)
+    assert largest.plan.superlative and len(largest.citations) == 1  # the best fit, never none
+
+
 def test_unanswerable_and_small_talk_cite_nothing(corpus):
     assert corpus.ask("Which papers work on recommender systems?", llm="none").citations == []
     hello = corpus.ask("hello", llm="none")

@@ -230,6 +230,20 @@ def test_which_and_a_verb_is_a_subset_and_what_about_the_ones_a_sibling_subset()
     assert one.restrict_to == ["a"] and one.query == "law" and not one.whole_set and not one.pick_one
 
 
+def test_superlatives_membership_and_out_of_those():
+    conversation = Conversation()
+    conversation.add(Turn("which papers introduce a benchmark?", "", "...", ["a", "b", "c"], ["A", "B", "C"], "contribution"))
+    largest = conversation.resolve("Which is the largest?")
+    assert largest.pick_one and largest.superlative and largest.query == "largest"
+    assert largest.why == "the one of the last answer's 3 papers that is the largest"
+    about = conversation.resolve("the one about law")
+    assert about.pick_one and not about.superlative and about.query == "law"  # may be none of them
+    assert conversation.resolve("Out of those, which use Qwen models?").query == "Qwen models"
+    member = conversation.resolve("Is B among them?")
+    plan = plan_of("Is B among them?", named=["b"], followup=member)
+    assert plan.restrict_to == ["b"] and plan.whole_set and plan.resolution.startswith("the paper it names")
+
+
 def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     conversation = Conversation()
     conversation.add(Turn("which papers reduce inference cost?", "reduce inference cost", "...",
