@@ -210,3 +210,16 @@ def test_fused_order_does_not_change_the_gate():
     searcher.candidates = lambda query, where=None, pool=None: fuse_order([a, b, c])
     kept = searcher._gated("q", Gate(floor=0.5, ratio=0.85), where=None)
     assert [x.id for x in kept] == ["b", "a"]  # floor 0.85 x 0.70 (a's relevance), not x b's 0.67
+
+
+def test_a_coined_word_of_the_question_keeps_the_papers_that_hold_it(corpus):
+    """"MATH500" means nothing to the encoder (0.18 cosine from a paper reporting it): a paper that holds
+    every coined word of a question is kept whatever its scores, as a named paper is."""
+    from assistant.search import coined_words
+
+    assert coined_words("report results on MATH500 and GPT-4") == ["math500", "gpt4"]
+    assert coined_words("RL for LLMs and VLMs") == []  # acronyms and their plurals are words
+    holding = {p.id for p in corpus.papers() if "math500" in p.text.lower().replace("-", "")}
+    answer = corpus.ask("Which papers report results on MATH500?", llm="none", page_size=None)
+    assert len(holding) >= 2 and holding <= {c.id for c in answer.citations}
+    assert corpus.ask("Which papers report results on MATH900?", llm="none").citations == []
