@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import LLMError
 from .evidence import supported
-from .plan import without_contribution_words
+from .plan import the_papers, without_contribution_words
 from .results import PaperHit
 
 if TYPE_CHECKING:
@@ -223,11 +223,11 @@ class AnswerStream:
                     "something, about a paper by name, or to compare papers.")
         if self.plan.restrict_to is not None:
             count = len(self.plan.restrict_to)
-            named = self.plan.set_name(count)
+            papers = self.plan.the_set(count)
             if self.plan.exclude:
-                each = f"The {named}" if count == 1 else f"Each of the {count} {named}"
+                each = papers[0].upper() + papers[1:] if count == 1 else f"Each of {papers}"
                 return f"{each} is about {self.plan.query}, so I cite none."
-            none = f"The {named}" if count == 1 else f"None of the {count} {named}"
+            none = papers[0].upper() + papers[1:] if count == 1 else f"None of {papers}"
             asked = self._what_was_asked()
             if count == 1:  # "is about medicine" -> "is not about medicine"
                 asked = re.sub(r"^is ", "is not ", asked)
@@ -302,18 +302,15 @@ def opening(plan, shown: int, total: int, where: str) -> str:
             return "The last answer has only one paper, so there is nothing to compare it with:"
         return f"Only one of the papers compared is {where}:"
     if plan.like:  # "are there similar papers?"
-        of = "the paper of the last answer" if len(plan.like) == 1 else f"the {len(plan.like)} papers of the last answer"
-        return f"The {shown} papers {where} closest in content to {of}:"
+        return f"The {shown} papers {where} closest in content to {the_papers(len(plan.like))}:"
     if plan.left_out and (plan.whole_set or len(plan.restrict_to or []) == shown):
         return "The paper the last answer left out:" if shown == 1 else f"The {shown} papers the last answer left out:"
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store
         if len(plan.restrict_to) == 1:
             return "From the last answer:"  # "what about the second one?": the plan line names the paper
-        named = plan.set_name(len(plan.restrict_to))
         if plan.whole_set or len(plan.restrict_to) == shown:
-            return f"Each of the {shown} {named}:"
-        return f"{shown} of the {len(plan.restrict_to)} {named}:" if shown > 1 else \
-            f"One of the {len(plan.restrict_to)} {named}:"
+            return f"Each of {plan.the_set(shown)}:"
+        return f"{'One' if shown == 1 else shown} of {plan.the_set(len(plan.restrict_to))}:"
     return f"One paper {where} addresses this:" if shown == 1 else f"{shown} papers {where} address this:"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .plan import the_papers
+
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
@@ -138,10 +140,10 @@ class Conversation:
         if last and _SIMILAR.search(question):  # "are there similar papers?"
             one = len(last.citation_ids) == 1  # its title says what to quote the others on; a set's question
             return Resolved(last.citation_titles[0] if one else last.query, None, True,
-                            f"papers like {_the_papers(len(last.citation_ids))}"
+                            f"papers like {the_papers(len(last.citation_ids))}"
                             + (f" ({last.citation_titles[0].split(':')[0]})" if one else ""), like=list(last.citation_ids))
         if last and _MORE.match(question):  # "tell me more"
-            return Resolved(last.query, list(last.citation_ids), True, _the_papers(len(last.citation_ids)),
+            return Resolved(last.query, list(last.citation_ids), True, the_papers(len(last.citation_ids)),
                             whole_set=True)
         if last:
             one = _THE_ONE.search(question)
@@ -171,12 +173,12 @@ class Conversation:
                 group_rest = _THE_ONE.sub(" ", _GROUP.sub(" ", rest))
                 negated = _NEGATION.search(group_rest)
                 remaining = _content(_NEGATION.sub(" ", group_rest))
-                ids, papers = list(last.citation_ids), _the_papers(len(last.citation_ids))
+                ids, papers = list(last.citation_ids), the_papers(len(last.citation_ids))
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set
                 sibling = bool(switch and previous.within and len(previous.within) > len(previous.citation_ids))
                 if sibling:
-                    ids, papers = list(previous.within), f"the {len(previous.within)} papers the last answer chose from"
+                    ids, papers = list(previous.within), the_papers(len(previous.within), chosen_from=True)
                 if negated and remaining:
                     return Resolved(remaining, ids, True, f"those of {papers} that are not on {remaining}", exclude=True,
                                     sibling=sibling)
@@ -274,10 +276,6 @@ _SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|the ones?
                       r"using|on|in))\b", re.IGNORECASE)
 # "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
 _NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t)\b", re.IGNORECASE)
-
-def _the_papers(count: int) -> str:
-    return "the paper of the last answer" if count == 1 else f"the {count} papers of the last answer"
-
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
               "one ones paper papers work works they them it its this that these those use uses using "

@@ -185,10 +185,9 @@ class Plan:
                 if any(n.lower() in _REFERENCES for n in names) else []
             own = len(self.restrict_to) - len(against)
             if not against:
-                return (f"comparison of the {len(self.restrict_to)} papers of the last answer" if len(self.restrict_to) > 1
+                return (f"comparison of {the_papers(len(self.restrict_to))}" if len(self.restrict_to) > 1
                         else "comparison of the last answer's papers: it has only one")
-            last = f"the {own} papers of the last answer" if own > 1 else "the paper of the last answer"
-            return f"comparison of {last} with {' and '.join(against)}"
+            return f"comparison of {the_papers(own)} with {' and '.join(against)}"
         if self.compares_a_topic and self.contributions:
             return f"comparison of the {self.kinds_text()} papers" + (f" on {about}" if self.query.strip() else "")
         if self.compares_a_topic:
@@ -202,9 +201,12 @@ class Plan:
 
     def set_name(self, count: int) -> str:
         """What a follow-up's set of ``count`` papers is: 'papers of the last answer', or for another subset of
-        the set the last answer chose from, 'papers the last answer chose from'."""
-        papers = "paper" if count == 1 else "papers"
-        return f"{papers} the last answer chose from" if self.sibling else f"{papers} of the last answer"
+        the set the last answer chose from, 'papers the last answer chose from' (``set_name``)."""
+        return set_name(count, chosen_from=self.sibling)
+
+    def the_set(self, count: int) -> str:
+        """The same with its article and count: 'the 3 papers of the last answer' (``the_papers``)."""
+        return the_papers(count, chosen_from=self.sibling)
 
     def use_note(self, only: str = " ({} only)") -> str:
         """' (benchmarks only)', ' (training data only)', or '' when any benchmark/dataset paper will do."""
@@ -263,6 +265,19 @@ class Plan:
         if not self.source.startswith("rules"):
             text += f" (planned by {self.source})"
         return text
+
+
+def set_name(count: int, *, chosen_from: bool = False) -> str:
+    """How answers and plan lines name a follow-up's set of ``count`` papers: 'papers of the last answer', or
+    for another subset of the set the last answer chose from, 'papers the last answer chose from'."""
+    papers = "paper" if count == 1 else "papers"
+    return f"{papers} the last answer chose from" if chosen_from else f"{papers} of the last answer"
+
+
+def the_papers(count: int, *, chosen_from: bool = False) -> str:
+    """'the paper of the last answer', 'the 3 papers of the last answer', 'the 8 papers the last answer chose from'."""
+    name = set_name(count, chosen_from=chosen_from)
+    return f"the {name}" if count == 1 else f"the {count} {name}"
 
 
 def contributions_asked(question: str) -> list[str]:

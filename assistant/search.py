@@ -222,11 +222,16 @@ class HybridSearcher:
             c.passage = schema.passage(spans[c.id], c.text)
             c.bm25 = bm25.of(c.id)
             c.named = c.id in named
-            c.coined = bool(coined) and all(word in _squashed(c.text) for word in coined)
-        # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts
+            if coined:
+                squashed = _squashed(c.text)
+                c.coined = all(word in squashed for word in coined)
+        # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts.
+        # Papers the index lacks (the first reading finds which) are tokenized from their text, once.
+        unindexed: dict[str, str] | None = None
         for reading in readings(query, definitions(c.text for c in ranked)):
             shares = self.lexical.paper_coverage(reading, [c.id for c in ranked])
-            unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
+            if unindexed is None:
+                unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
             shares.update(self.lexical.coverage(reading, unindexed) if unindexed else {})
             for c in ranked:
                 c.lexical = max(c.lexical, shares.get(c.id, 0.0))
@@ -317,8 +322,9 @@ class Gate:
     abstain: float = 0.0
 
     def passing(self, ranked: list[Candidate]) -> list[Candidate]:
-        """The relevant ones of ``ranked``, in its order: a paper the query names, whatever its scores (a
-        coined name means little to the encoder: 'Rosix-4870' is 0.21 from its own abstract); the papers
+        """The relevant ones of ``ranked``, in its order: a paper the query names, or one holding every coined
+        word of the query ("MATH500"), whatever its scores (a coined word means little to the encoder:
+        'Rosix-4870' is 0.21 from its own abstract); the papers
         whose relevance clears the floor and is within ``ratio`` of the best; and the papers that clear the
         floor and hold every term of the query. When even the best paper is under ``abstain``, nothing but a
         named paper is relevant.
@@ -328,7 +334,7 @@ class Gate:
         from the bare word, against 0.46 for Lean4PHYS), so a paper that has all the query's words is no
         near-miss."""
         best = max((c.relevance for c in ranked), default=0.0)
-        if best < self.abstain:
+        if best < self.abstain:  # nothing is near: only what the query names
             return [c for c in ranked if c.named or c.coined]
         cut = max(self.floor, self.ratio * best)
         return [c for c in ranked if c.named or c.coined or c.relevance >= cut
