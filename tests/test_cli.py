@@ -102,3 +102,13 @@ def test_a_list_page_says_once_how_many_more_and_which_page_is_next(corpus_home)
     final = json.loads(run_cli("ask", question, "--page", str(last), "--json", home=corpus_home, env=env).stdout)
     assert final["citations"] and (final["more"], final["next_page"]) == (0, None)
     assert " more: --page" not in run_cli("ask", question, "--page", str(last), home=corpus_home, env=env).stdout
+
+
+def test_k_is_bounded_by_the_max_k_setting_not_by_the_command(corpus_home):
+    """``--k`` takes any number the library takes (up to ``ASSISTANT_MAX_K``); over it, the error names the setting."""
+    question = "which theoretical papers study attention?"
+    wide = json.loads(run_cli("search", question, "--k", "30", "--json", home=corpus_home).stdout)
+    assert wide["plan"] is not None
+    too_many = run_cli("ask", question, "--k", "31", "--llm", "none", home=corpus_home, env={"ASSISTANT_MAX_K": "30"})
+    assert too_many.returncode != 0 and "Traceback" not in too_many.stderr
+    assert "k=31" in too_many.stderr and "ASSISTANT_MAX_K" in too_many.stderr

@@ -51,6 +51,9 @@ def test_chat_session_with_commands(chat, tmp_path):
     child.expect(re.escape(f"[1] {second}"))  # the follow-up's one source: the second paper of the list
     child.expect(PROMPT)
 
+    child.sendline("/k 500")
+    child.expect(re.escape("from 1 to 100 (ASSISTANT_MAX_K)"))  # the library's bound, not the REPL's own
+    child.expect(PROMPT)
     child.sendline("/k 1")
     child.expect("at most 1 papers")
     child.expect(PROMPT)

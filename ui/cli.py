@@ -82,7 +82,7 @@ def _print_hits(hits, first: int = 1) -> None:
 
 @cli.command(context_settings=CONTEXT)
 @click.argument("query", required=False)
-@click.option("--k", type=click.IntRange(1, 100), default=None, help="at most this many papers [default 5]")
+@click.option("--k", type=click.IntRange(min=1), default=None, help="at most this many papers [default 5]")
 @click.option("--source", multiple=True, help="only papers found in this file name (repeatable)")
 @question_options("query")
 def search(ctx, query, k, source, batch, where, as_json, page, show_all):

@@ -20,7 +20,7 @@ LLM_OPTION = click.option("--llm", type=click.Choice(LLM_CHOICES), default=None,
 @click.command(context_settings=CONTEXT)
 @click.argument("question", required=False)
 @LLM_OPTION
-@click.option("--k", type=click.IntRange(1, 20), default=None, help="cite at most this many papers [default 5]")
+@click.option("--k", type=click.IntRange(min=1), default=None, help="cite at most this many papers [default 5]")
 @question_options("question")
 def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
     """Answer QUESTION from the abstracts, citing the papers used, each with its evidence sentence.
@@ -64,7 +64,7 @@ def ask(ctx, question, llm, k, batch, where, as_json, page, show_all):
 
 @click.command(context_settings=CONTEXT)
 @LLM_OPTION
-@click.option("--k", type=click.IntRange(1, 20), default=None, help="papers per answer [default 5]")
+@click.option("--k", type=click.IntRange(min=1), default=None, help="papers per answer [default 5]")
 @click.option("--where", "where", multiple=True, help=WHERE_HELP)
 @click.option("--source", multiple=True, help="only papers found in this file name (repeatable)")
 @click.pass_context
@@ -85,7 +85,7 @@ def chat(ctx, llm, k, where, source):
 @click.command(name="eval", context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @LLM_OPTION
-@click.option("--k", type=click.IntRange(1, 20), default=None, help="papers per answer [default 5]")
+@click.option("--k", type=click.IntRange(min=1), default=None, help="papers per answer [default 5]")
 @click.option("--no-answers", is_flag=True, help="measure retrieval and abstention only (fast)")
 @click.option("--json", "as_json", is_flag=True, help="print the metrics as JSON")
 @click.pass_context

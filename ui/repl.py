@@ -104,11 +104,12 @@ class Repl:
         elif name == "/more":
             self._more(last)
         elif name == "/k":
-            if len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= 20:
+            most = self.assistant.settings.max_k
+            if len(args) == 1 and args[0].isdigit() and 1 <= int(args[0]) <= most:
                 self.k = int(args[0])
                 click.echo(f"Answers now cite at most {self.k} papers.")
             else:
-                click.echo("Usage: /k N, with N from 1 to 20.")
+                click.echo(f"Usage: /k N, with N from 1 to {most} (ASSISTANT_MAX_K).")
         elif name == "/llm":
             self._switch_llm(args)
         elif name == "/reset":
