@@ -218,6 +218,10 @@ class AnswerStream:
         return result.text
 
     def _nothing(self) -> str:
+        if self.plan.unanchored:
+            return ("This asks about the papers of an earlier answer, and there is none yet. Ask about a topic first "
+                    "(\u201cwhich papers use RL?\u201d), or name the papers (\u201ccompare PoLR and CRISP\u201d, "
+                    "\u201cpapers like PoLR\u201d).")
         if self.plan.kind == "out_of_scope":
             return ("I answer questions about the paper abstracts in the store, citing them: ask which papers do "
                     "something, about a paper by name, or to compare papers.")
@@ -232,6 +236,10 @@ class AnswerStream:
             if count == 1:  # "is about medicine" -> "is not about medicine"
                 asked = re.sub(r"^is ", "is not ", asked)
             return f"{none} {asked}, so I cite none. Ask without \"of them\" to search the whole store."
+        if self.plan.besides:
+            where = "matching the filters" if self._filtered else "in the store"
+            return (f"No paper {where} besides {the_papers(len(self.plan.besides))} {self._what_was_asked()}, "
+                    "so I cite none.")
         if self.plan.kind == "contribution":
             return f"No paper {'matching the filters' if self._filtered else 'in the store'} {self._what_was_asked()}, so I cite none."
         return abstention(self._store_size, self._filtered)
@@ -286,10 +294,11 @@ def tidy(line: str) -> str:
 
 def opening(plan, shown: int, total: int, where: str) -> str:
     """The answer's first line: the count first, and which of them this page shows."""
+    one, papers = ("One other paper", "other papers") if plan.besides else ("One paper", "papers")  # "others on X?"
     if plan.paged:
         first = plan.earlier + 1
         about = f" ({'mainly ' if plan.mainly else ''}{plan.kinds_text(', {} only')})" if plan.kind == "contribution" else ""
-        head = f"One paper {where} answers this{about}" if total == 1 else f"{total} papers {where} answer this{about}"
+        head = f"{one} {where} answers this{about}" if total == 1 else f"{total} {papers} {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
         if shown > 1:
@@ -301,8 +310,9 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         if plan.restrict_to is not None and len(plan.restrict_to) == 1:  # "how do they differ?" after one paper
             return "The last answer has only one paper, so there is nothing to compare it with:"
         return f"Only one of the papers compared is {where}:"
-    if plan.like:  # "are there similar papers?"
-        return f"The {shown} papers {where} closest in content to {the_papers(len(plan.like))}:"
+    if plan.like:  # "are there similar papers?", "papers like PoLR"
+        to = plan.resolution.removeprefix("papers like ") if plan.kind == "topic" else the_papers(len(plan.like))
+        return f"The {shown} papers {where} closest in content to {to}:"
     if plan.left_out and (plan.whole_set or len(plan.restrict_to or []) == shown):
         return "The paper the last answer left out:" if shown == 1 else f"The {shown} papers the last answer left out:"
     if plan.restrict_to is not None:  # a follow-up: papers of the last answer, not of the whole store
@@ -311,7 +321,7 @@ def opening(plan, shown: int, total: int, where: str) -> str:
         if plan.whole_set or len(plan.restrict_to) == shown:
             return f"Each of {plan.the_set(shown)}:"
         return f"{'One' if shown == 1 else shown} of {plan.the_set(len(plan.restrict_to))}:"
-    return f"One paper {where} addresses this:" if shown == 1 else f"{shown} papers {where} address this:"
+    return f"{one} {where} addresses this:" if shown == 1 else f"{shown} {papers} {where} address this:"
 
 
 def abstention(store_size: int, filtered: bool = False) -> str:

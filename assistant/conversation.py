@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .plan import the_papers
+from .plan import is_list, the_papers
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
@@ -43,6 +43,11 @@ _SUPERLATIVE = re.compile(r"\b(?:most|least)\s+[\w-]+|\b(?:best|worst)\b(?:\s+[\
 _OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b"
                      r"|^\s*(?:and\s+)?(?:which|what about the ones that|the ones that)\s+(?:don[’']?t|do\s+not|doesn[’']?t|"
                      r"does\s+not|aren[’']?t|are\s+not|isn[’']?t|is\s+not)\s*[?.!]*\s*$", re.IGNORECASE)  # "which don't?"
+# "are there others on physics?", "any other papers about law?": a new search, without the last answer's papers
+_OTHERS_ON = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there |what about |how about |show me |find |list "
+                        r"|anything |any )?(?:any |some )?(?:others?|other (?:papers?|works?|ones|studies|research)|"
+                        r"more papers?|else)\s+(?:on|about|in|for|using|with|related to)\s+(?P<topic>[^?!]+?)\s*[?.!]*\s*$",
+                        re.IGNORECASE)
 # "are there similar papers?", "anything related?", "more like this": the papers closest to the last answer's
 _SIMILAR = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there |any |anything |find |show me |what are |"
                       r"give me |list )?(?:(?:any|some|other|more)\s+)*(?:similar|related)(?:\s+(?:papers?|works?|research|"
@@ -52,11 +57,37 @@ _SIMILAR = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there
 # "tell me more", "more details": about each paper of the last answer, asking nothing new
 _MORE = re.compile(r"^\s*(?:(?:please|ok(?:ay)?|and)[, ]+)?(?:tell me more|more(?: details| info(?:rmation)?)?|go on|"
                    r"elaborate|details)\s*(?:please)?\s*[.!?]*\s*$", re.IGNORECASE)
+# "what is the dataset called?", "what are the main results?": the last answer's paper(s) by what any paper has
+_DEFINITE = re.compile(r"\bthe\s+(?:main\s+|key\s+|proposed\s+|new\s+|headline\s+|reported\s+|final\s+)?"
+                       r"(?:datasets?|benchmarks?|models?|methods?|approach(?:es)?|frameworks?|results?|findings?|"
+                       r"contributions?|limitations?|ideas?|architectures?|algorithms?|tasks?|experiments?|baselines?|"
+                       r"metrics?|code|evaluations?|accuracy|speed-?ups?|improvements?|gains?|authors?)\b", re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
 _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
                            r"|^\s*(?:which|what) of (?:those|these|them)\s*|\b(?:out\s+of|of|among|from) (?:those|these|them)\b",
                            re.IGNORECASE)
+
+
+def leans_on_an_answer(question: str) -> bool:
+    """Whether ``question`` is about an earlier answer's papers and names nothing else to search: "how do they
+    differ?", "tell me more", "are there similar papers?", "which of them use RL?", "the second one"."""
+    if _OTHERS_ON.match(question):  # "are there other papers on Lean?" says what to search
+        return False
+    return bool(_SIMILAR.search(question) or _MORE.match(question) or _OTHERS.search(question)
+                or _REFERS.search(question) or _LEANING_ORDINAL.search(question)
+                or re.match(r"^\s*(?:and\s+)?how\s+(?:do|did|does)\s+(?:they|these|those|the\s+two|both)\s+"
+                            r"(?:differ|compare)", question, re.IGNORECASE))
+
+
+# "of them", "these papers", "do they": words that point at an earlier answer's papers (not "their", which a
+# question's own papers may own: "papers that prove their method")
+_REFERS = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
+                     r"|\bthe\s+ones\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
+                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both)\b|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b",
+                     re.IGNORECASE)
+# "the second one", "[2]", "paper 3": a number into an earlier answer (not "the first paper to use Lean")
+_LEANING_ORDINAL = re.compile(r"\b(?:the\s+)?(?:" + "|".join(_ORDINALS) + r"|last)\s+one\b|\[\d+\]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -99,12 +130,14 @@ class Resolved:
     switch_to: str | None = None     # "and for robotics?": a new search on this topic, same kind as the last
     last_kind: str = "topic"
     last_kinds: AskedKinds = AskedKinds()  # the kinds of contribution the last answer held to
+    besides: list[str] | None = None  # "are there others on physics?": the new search leaves out these papers
     exclude: bool = False            # "which of them don't use RL?": the papers of the set the query does not fit
     whole_set: bool = False          # "what do they evaluate on?": about every paper of the set, not a subset
     left_out: bool = False           # "what about the other ones?": an earlier answer's papers the last one left out
     like: list[str] | None = None    # "are there similar papers?": the papers of the store closest to these
     sibling: bool = False            # the set is the one the last answer chose from ("what about the ones on X?")
     superlative: bool = False        # "which is the largest?": the one that fits best, never none
+    definite: bool = False           # "what is the dataset called?": about each paper, whatever kinds it names
 
 
 @dataclass
@@ -117,12 +150,23 @@ class Conversation:
     def add(self, turn: Turn) -> None:
         self.turns.append(turn)
 
+    @property
+    def answered(self) -> bool:
+        """Whether an earlier answer cited papers a follow-up could be about."""
+        return any(t.citation_ids for t in self.turns)
+
     def resolve(self, question: str) -> Resolved:
         last = next((t for t in reversed(self.turns) if t.citation_ids), None)
         if not self.turns:
             return Resolved(question, None)
         # the last question about the papers: "thanks!" in between does not change what "and for robotics?" continues
         previous = next((t for t in reversed(self.turns) if t.kind != "out_of_scope"), self.turns[-1])
+        others_on = _OTHERS_ON.match(question)
+        if others_on and last:  # "are there others on physics?"
+            topic = others_on.group("topic")
+            return Resolved(topic, None, True, f"a new search on {topic}, besides {the_papers(len(last.citation_ids))}",
+                            switch_to=topic, last_kind=previous.kind, last_kinds=previous.kinds,
+                            besides=list(last.citation_ids))
         others = self._left_out() if _OTHERS.search(question) else None
         if others:  # "what about the other ones?"
             ids, count = others
@@ -191,6 +235,11 @@ class Conversation:
                 return Resolved(remaining or last.query, list(last.citation_ids), True,
                                 f"the paper of the last answer ({last.citation_titles[0]})",
                                 whole_set=not _SELECTS.search(question))  # "only if it uses RL": may be none
+        definite = _DEFINITE.search(question) if last else None
+        if definite and not is_list(question) and len(_content(_DEFINITE.sub(" ", question)).split()) <= 2:
+            # "what is the dataset called?" after an answer: its papers' dataset, not every dataset paper
+            return Resolved(_content(question), list(last.citation_ids), True, the_papers(len(last.citation_ids)),
+                            whole_set=True, definite=True)
         if _PRONOUN.search(question) and len(_content(question).split()) <= 6:
             query = f"{previous.query} {_content(rest)}".strip()
             return Resolved(query, None, True, f"read with the last question: {query}")

@@ -9,9 +9,9 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
-from .conversation import GROUP_REFERENCE, MEMBERSHIP
+from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer
 from .filters import Filter
-from .plan import Plan, is_compare, make_plan
+from .plan import Plan, is_compare, make_plan, unanchored
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -145,7 +145,11 @@ class Assistant:
             # "tell me more about LASER-D" names its paper ("compare it to LASER-D" needs "it"); "is ZeroSiam
             # among them?" when it is not: the paper asked about
             resolved = None
-        if resolved is not None and resolved.switch_to:
+        if resolved is not None and named and resolved.restrict_to is None and not (resolved.switch_to or resolved.like):
+            resolved = None  # "tell me more about LASER-D" names what it asks about: not read with the last question
+        if not named and leans_on_an_answer(question) and (conversation is None or not conversation.answered):
+            plan = unanchored(question, where)  # "how do they differ?" first: there is no "they"
+        elif resolved is not None and resolved.switch_to:
             query = resolved.switch_to
             plan = make_plan(query, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
                              filters=where)
@@ -154,7 +158,7 @@ class Assistant:
                 resolved.last_kinds.give(plan)
             elif plan.kind == "topic" and resolved.last_kind in ("list", "contribution", "followup", "compare"):
                 plan.kind, plan.form = "list", "list"  # "and for robotics?" after a list: a list on robotics
-            plan.question, plan.resolution = question, resolved.why
+            plan.question, plan.resolution, plan.besides = question, resolved.why, list(resolved.besides or [])
         else:
             query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
             condensed = self._condensed(question, conversation, llm) if query is not question else None

@@ -148,6 +148,9 @@ class Plan:
     superlative: bool = False                   # pick_one by a superlative ("the largest"): the best fit, never none
     data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
+    besides: list[str] = field(default_factory=list)  # papers left out of the answer: the last answer's, for
+                                                # "are there others on physics?"
+    unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -239,6 +242,10 @@ class Plan:
                        whole_set=self.whole_set, left_out=self.left_out)
         if self.like:
             out.update(like=self.like, resolution=self.resolution)
+        if self.unanchored:
+            out.update(unanchored=True, resolution=self.resolution)
+        if self.besides:
+            out["besides"] = self.besides
         return out
 
     def line(self) -> str:
@@ -252,6 +259,8 @@ class Plan:
                     else f"contribution question: every {kinds} paper{only}") + (f" on {about}" if self.on_a_topic else "")
         elif self.kind == "named":
             text = f"named paper: {about}"
+        elif self.like and self.kind == "topic":
+            text = f"topic question: {self.resolution}"
         elif self.kind == "compare":
             text = self._comparison_line(about)
         elif self.kind == "followup":
@@ -260,11 +269,20 @@ class Plan:
             text = "not a question about the papers"
         else:
             text = f"topic question: the best papers on {about}"
+        if self.besides:
+            text += f", besides {the_papers(len(self.besides))}"
         if self.filters:
             text += " (filtered)"
         if not self.source.startswith("rules"):
             text += f" (planned by {self.source})"
         return text
+
+
+def unanchored(question: str, filters: str | None) -> Plan:
+    """The plan of a follow-up asked with no earlier answer to lean on ("how do they differ?" first): no
+    search, since its words ("differ", "them") say nothing about what to find."""
+    return Plan(question=question, kind="followup", query="", form=FORMS["followup"], filters=filters,
+                unanchored=True, resolution="it asks about an earlier answer, and there is none")
 
 
 def set_name(count: int, *, chosen_from: bool = False) -> str:
@@ -396,6 +414,11 @@ _NOT_ON = re.compile(r"^\s*(?:(?:which|what)\s+(?:papers|works|studies)|(?:list|
                      r"(?:(?:deal|work)\s+with\s+|(?:about|on)\s+)?(?P<topic>.+?)\s*[?.!]*\s*$", re.IGNORECASE)
 
 
+# "papers like PoLR", "anything similar to LASER-D?", "what else is close to ZeroSiam?"
+_LIKE_NAMED = re.compile(r"\b(?:papers?|works?|anything|something|others?|more|research|studies|else)\s+(?:\w+\s+)?"
+                         r"(?:like|similar\s+to|close\s+to|related\s+to)\s+(?P<name>[^?.!]+)", re.IGNORECASE)
+
+
 def is_list(question: str) -> bool:
     return bool(_LIST.search(question))
 
@@ -461,7 +484,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
             papers = list(followup.restrict_to)
         kind = "compare" if is_compare(question) and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
-        kinds = contributions_asked(question)
+        kinds = [] if followup.definite else contributions_asked(question)  # "the dataset": theirs, of any kind
         return Plan(kind=kind, form=form, papers=papers if kind == "compare" else [],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
@@ -481,6 +504,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
             return Plan(kind="compare", form=FORMS["compare"], contributions=kinds, data_use=_data_use(about, kinds),
                         **{**base, "query": rest, "topics": [rest] if rest else []})
         return Plan(kind="compare", form=FORMS["compare"], **{**base, "query": about, "topics": [about]})
+    like = _LIKE_NAMED.search(question)
+    if like and named:  # "papers like PoLR": the papers closest to it, not PoLR itself
+        return Plan(kind="topic", form=FORMS["topic"], like=list(named), papers=list(named),
+                    resolution=f"papers like {like.group('name').strip()}", **base)
     if len(named) == 1 and asks_about_one(question):  # "who introduced the LEXam benchmark?" is about LEXam
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     kinds = contributions_asked(question)

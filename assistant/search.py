@@ -59,7 +59,7 @@ _FRAME = re.compile(
     rf"|(?:the |all (?:the )?)?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|{_KINDS_OF_WORK}(?= \w+ed (?:on|with|by|for|in|from|to)\b)"  # "papers evaluated on AIME"
     rf"|{_KINDS_OF_WORK}(?= \w+ing\b)"  # "papers proposing new optimizers"
-    rf"|(?:is|are) there (?:any |a |an )?(?:new |recent )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
+    rf"|(?:is|are) there (?:any |a |an )?(?:new |recent |other |more )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
     rf"|(?:do|does|did) (?:any|some) {_KINDS_OF_WORK}"
     rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK}(?= \w+(?:ing|ed)\b)"  # "any papers using world models"

@@ -56,7 +56,18 @@ class Selection:
 
 
 def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:
-    if plan.kind == "out_of_scope":
+    chosen = _select(plan, searcher, k=k + len(plan.besides), topic_gate=topic_gate, where=where)
+    if not plan.besides:
+        return chosen
+    left_out = set(plan.besides)  # "are there others on physics?": not the last answer's papers again
+    kept = [h for h in chosen.hits if h.id not in left_out]
+    kept = kept if plan.paged else kept[:k]
+    found = None if chosen.found is None else chosen.found - (len(chosen.hits) - len(kept))
+    return Selection(kept, chosen.empty_topics, chosen.store, found)
+
+
+def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:
+    if plan.kind == "out_of_scope" or plan.unanchored:
         return Selection([])
     if plan.restrict_to is not None:
         return _within(plan, searcher, k=k, where=where)

@@ -360,6 +360,65 @@ def test_similar_papers_are_the_closest_others(corpus):
     assert subset.plan.restrict_to == [c.id for c in similar.citations]
 
 
+def test_papers_like_a_named_paper_are_the_closest_others(corpus):
+    """"Papers similar to PoLR" asks for the neighbours of PoLR, not for PoLR."""
+    polr = corpus.ask("tell me about PoLR", llm="none").citations[0]
+    like = corpus.ask("papers similar to PoLR", llm="none")
+    assert like.plan.kind == "topic" and like.plan.like == [polr.id] and like.plan.line() == "topic question: papers like PoLR"
+    assert len(like.citations) == 5 and polr.id not in {c.id for c in like.citations}
+    assert like.answer.startswith("The 5 papers in the store closest in content to PoLR:")
+    assert corpus.ask("anything like LASER-D?", llm="none").plan.like  # another wording
+
+
+def test_a_follow_up_with_no_earlier_answer_says_so_and_searches_nothing(corpus):
+    """"How do they differ?" as a first question has no "they": it is not searched for its words."""
+    for question in ("how do they differ?", "which of them use RL?", "tell me more", "are there similar papers?",
+                     "the second one: what does it do?", "what about the other ones?"):
+        answer = corpus.ask(question, llm="none", conversation=corpus.conversation())
+        assert answer.plan.unanchored and answer.citations == [], question
+        assert answer.answer.startswith("This asks about the papers of an earlier answer, and there is none yet."), question
+        assert answer.plan.as_dict()["unanchored"] is True
+    assert corpus.ask("which of them use RL?", llm="none").plan.unanchored  # no conversation at all: the same
+    after_small_talk = corpus.conversation()
+    corpus.ask("hello", llm="none", conversation=after_small_talk)
+    assert corpus.ask("how do they differ?", llm="none", conversation=after_small_talk).plan.unanchored
+    own = corpus.ask("Which papers include some theoretical analysis to support their method?", llm="none")
+    assert not own.plan.unanchored and own.citations  # "their" of its own papers
+
+
+def test_others_on_a_topic_are_a_new_search_without_the_last_answers_papers(corpus):
+    conversation = corpus.conversation()
+    lean = corpus.ask("papers on Lean", llm="none", conversation=conversation)
+    assert short(c.title for c in lean.citations) == {"Lean4PHYS", "ProofOptimizer"}
+    physics = corpus.ask("are there others on physics?", llm="none", conversation=conversation)
+    assert physics.plan.besides == [c.id for c in lean.citations] and physics.plan.query == "physics"
+    assert physics.citations and not {c.id for c in physics.citations} & set(physics.plan.besides)
+    assert physics.plan.line().endswith(", besides the 2 papers of the last answer")
+    assert physics.answer.startswith("One other paper in the store" if len(physics.citations) == 1 else
+                                     f"{len(physics.citations)} other papers in the store")
+    benchmarks = corpus.conversation()
+    corpus.ask("which benchmarks are there?", llm="none", conversation=benchmarks)
+    law = corpus.ask("are there others on law?", llm="none", conversation=benchmarks)  # LEXam was in the last answer
+    assert law.plan.kind == "contribution" and law.citations == []
+    assert law.answer.startswith("No paper in the store besides the 3 papers of the last answer is labelled benchmark/dataset")
+    fresh = corpus.ask("are there other papers on Lean?", llm="none")  # nothing before: a list on Lean
+    assert fresh.plan.kind == "list" and fresh.plan.query == "Lean" and len(fresh.citations) == 2
+
+
+def test_the_definite_thing_of_the_last_answer_is_its_papers(corpus):
+    """"What is the dataset called?" after LEXam asks about LEXam's, not for every dataset paper."""
+    conversation = corpus.conversation()
+    corpus.ask("tell me about LEXam", llm="none", conversation=conversation)
+    dataset = corpus.ask("what is the dataset called?", llm="none", conversation=conversation)
+    assert dataset.plan.kind == "followup" and dataset.plan.whole_set and short(c.title for c in dataset.citations) == {"LEXam"}
+    tokens = corpus.conversation()
+    first = corpus.ask("which papers reduce reasoning token usage?", llm="none", conversation=tokens)
+    results = corpus.ask("what are the datasets?", llm="none", conversation=tokens)  # each paper's, of any kind
+    assert results.plan.contributions == [] and [c.id for c in results.citations] == [c.id for c in first.citations]
+    listed = corpus.ask("which papers introduce a dataset?", llm="none", conversation=tokens)  # a new question
+    assert listed.plan.kind == "contribution" and listed.plan.restrict_to is None
+
+
 def test_membership_and_superlatives_in_a_conversation(corpus):
     conversation = corpus.conversation()
     corpus.ask("anything on theorem proving?", llm="none", conversation=conversation)
