@@ -77,7 +77,8 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         return Selection(_named(plan, searcher, where))
     if plan.compares_a_topic and plan.contributions:  # "compare the benchmark papers": k of them
         chosen = _by_contribution(plan, searcher, where)
-        return Selection(chosen.hits[:k], chosen.empty_topics, found=chosen.total)
+        hits = chosen.hits if plan.on_a_topic else sorted(chosen.hits, key=lambda h: h.main_contribution not in plan.contributions)
+        return Selection(hits[:k], chosen.empty_topics, found=chosen.total)  # on no topic: those mainly of the kind first
     if plan.compares_a_topic:  # "compare the papers on Lean": the best of the papers a list would give
         hits, empty = searcher.search_topics(plan.query, k=k, gate=LIST_GATE, where=where,
                                              topic_list=plan.topics or None, pool=LIST_POOL)

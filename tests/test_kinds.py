@@ -222,6 +222,9 @@ def test_the_papers_on_a_topic_can_be_compared(corpus):
     labelled = sum("theory" in p.contributions for p in corpus.papers())
     assert len(every.citations) == 5 < labelled == every.total
     assert every.answer.startswith(f"Comparing 5 of the {labelled} theory papers (ask on a topic to narrow them):")
+    mains = [c.main_contribution == "theory" for c in every.citations]  # those mainly theory come first
+    assert any(mains) and mains == sorted(mains, reverse=True)
+    assert sum(mains) == min(5, sum(p.main_contribution == "theory" for p in corpus.papers()))
     theory = corpus.ask("compare the theory papers on attention", llm="none")
     assert len(theory.citations) == 2 and "ECA" in short(c.title for c in theory.citations)
     assert all("theory" in c.contributions for c in theory.citations)
