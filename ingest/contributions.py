@@ -27,7 +27,7 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 3  # 2: the main contribution; 3: what a benchmark/dataset is for
+VERSION = 4  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")
@@ -55,6 +55,10 @@ _PHRASE_END = re.compile(r"[;:.!?]|(?<![\w-])(?:that|which|where|whose|who|to|fo
                          r"evaluating|measuring|assessing|covering|containing|comprising|spanning|targeting|featuring|"
                          r"consisting|and\s+(?:show|demonstrate|find|evaluate|study|use|apply))(?![\w-])", re.I)
 _PHRASE_WORDS = 16
+# "..., and LawSet, a training corpus", "... and a benchmark for X": the next of several things put forward (a new
+# name or "a/an/our ...", not "and the results show")
+_NEXT_CONTRIBUTION = re.compile(r",?\s+(?:and|as\s+well\s+as|along\s+with|together\s+with|plus)\s+"
+                                r"(?=(?:a|an|our)\s|[A-Z][\w\-]*(?:\s*[,:(]|\s+(?:a|an)\s))")
 _ACRONYM = re.compile(r"[^()]{0,80}?\((?P<acronym>[A-Z][\w\-]*[A-Z][\w\-]*)\)")  # "a framework (CRD) to ..."
 _CONTAINS = re.compile(r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)")
 
@@ -213,7 +217,13 @@ class Evidence:
         self.trail.append(self._about)
 
     def _contributed(self, rest: str) -> None:
-        """The phrase after "we introduce/propose/conduct ...": what the paper puts forward."""
+        """The phrases after "we introduce/propose/conduct ...": what the paper puts forward, each of "LawBench,
+        a benchmark, and LawSet, a training corpus" on its own."""
+        for part in _NEXT_CONTRIBUTION.split(rest, maxsplit=3):
+            self._contribution(part)
+
+    def _contribution(self, rest: str) -> None:
+        """One thing the paper puts forward: "LawBench, a benchmark for legal reasoning"."""
         acronym = _ACRONYM.match(rest)
         rest = _ASIDE.sub("", rest)
         name = _leading_name(rest)
@@ -241,6 +251,11 @@ class Evidence:
         the trail takes only its head's (``_head``)."""
         phrase = " ".join(words)
         kinds = {kind for kind, nouns in _KINDS.items() if any(w.lower() in nouns for w in words)}
+        if METHOD in kinds and _TRAINING_DATA.search(phrase):  # "a training corpus" is no training method
+            rest = _WORD.findall(_TRAINING_DATA.sub(" ", phrase))
+            if not any(w.lower() in _KINDS[METHOD] for w in rest):
+                kinds.discard(METHOD)
+                kinds.add(BENCHMARK)
         if _DATA_PHRASE.search(phrase):
             kinds.add(BENCHMARK)
         if BENCHMARK in kinds and _NOT_DATA.search(phrase) and not _DATA_PHRASE.search(phrase):

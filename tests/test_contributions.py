@@ -156,12 +156,26 @@ def test_data_uses_on_the_hand_labels():
      ["training"]),
     ("We introduce LawBench, a benchmark of legal questions. We also release LawSet, a training corpus of 1M cases.",
      ["evaluation", "training"]),
+    ("We introduce LawBench, a benchmark for legal reasoning, and LawSet, a training corpus of 1M cases.",
+     ["evaluation", "training"]),  # two things put forward in one phrase: each read on its own
+    ("We propose a new optimizer and a benchmark for optimizers.", ["evaluation"]),
     ("We propose FastNet, a pruning method. It is fast.", []),
 ])
 def test_data_uses_read_what_a_resource_is_for(text, uses):
     from ingest.main_contribution import read
 
     assert read("", text).data_uses == uses
+
+
+@pytest.mark.parametrize("text,labels", [
+    ("We introduce LawSet, a training corpus of 1M legal cases.", ["benchmark/dataset"]),  # "training" is no method here
+    ("We propose a training method and a synthetic dataset.", ["benchmark/dataset", "method"]),
+    ("We introduce LawBench, a benchmark for legal reasoning, and LawNet, a retrieval model.", ["benchmark/dataset", "method"]),
+])
+def test_several_things_put_forward_in_one_phrase_are_each_labelled(text, labels):
+    from ingest.contributions import label
+
+    assert label("", text) == labels
 
 
 def test_filter_accepts_every_label_and_its_words():
