@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .schema import BENCHMARK
 from .search import focus
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
@@ -44,7 +45,7 @@ DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
-    "benchmark/dataset": r"benchmarks?|datasets?|corpus|corpora|test suites?|" + DATA_USE_WORDS["training"],
+    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|" + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
@@ -202,13 +203,9 @@ class Plan:
         (benchmarks only)'; ``only`` frames the data use."""
         return " or ".join(self.contributions) + self.use_note(only)
 
-    def set_name(self, count: int) -> str:
-        """What a follow-up's set of ``count`` papers is: 'papers of the last answer', or for another subset of
-        the set the last answer chose from, 'papers the last answer chose from' (``set_name``)."""
-        return set_name(count, chosen_from=self.sibling)
-
     def the_set(self, count: int) -> str:
-        """The same with its article and count: 'the 3 papers of the last answer' (``the_papers``)."""
+        """What a follow-up's set of ``count`` papers is: 'the 3 papers of the last answer', or for another subset
+        of the set the last answer chose from, 'the 8 papers the last answer chose from' (``the_papers``)."""
         return the_papers(count, chosen_from=self.sibling)
 
     def use_note(self, only: str = " ({} only)") -> str:
@@ -324,7 +321,7 @@ def data_use_asked(question: str) -> str | None:
 
 
 def _data_use(question: str, kinds: list[str]) -> str | None:
-    return data_use_asked(question) if "benchmark/dataset" in kinds else None
+    return data_use_asked(question) if BENCHMARK in kinds else None
 
 
 # A kind named as what papers use, not what they contribute: "do any of them use math benchmarks?", "papers

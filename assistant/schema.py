@@ -24,6 +24,7 @@ LABELLER_KEY = "contributions_version"  # which rules labelled a paper's ``contr
 # The kinds of contribution ingest labels a paper with (``ingest.contributions``), in the order label lists keep.
 CONTRIBUTION_LABELS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position",
                        "system/tool")
+BENCHMARK = CONTRIBUTION_LABELS[0]  # the one kind whose papers' resources have a use (``DATA_USES``)
 MAIN_CONTRIBUTION = "main_contribution"  # on paper records only: no filter reads it from chunks
 # On paper records only: what a benchmark/dataset paper's resources are for, "evaluation" and/or "training"
 # joined by commas ("" for other papers: Chroma keeps no empty lists).

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ingest.contributions import BENCHMARK
 from ingest.main_contribution import read as read_contributions
 
 from . import schema
+from .schema import BENCHMARK
 from .filters import Filter
 from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit

@@ -224,8 +224,8 @@ def test_which_and_a_verb_is_a_subset_and_what_about_the_ones_a_sibling_subset()
                           within=["a", "b", "c"]))
     physics = conversation.resolve("what about the ones on physics?")
     assert physics.restrict_to == ["a", "b", "c"] and physics.query == "physics" and physics.sibling
-    assert plan_of("what about the ones on physics?", followup=physics).set_name(3) == "papers the last answer chose from"
-    assert not qwen.sibling and plan_of("which use Qwen?", followup=qwen).set_name(3) == "papers of the last answer"
+    assert plan_of("what about the ones on physics?", followup=physics).the_set(3) == "the 3 papers the last answer chose from"
+    assert not qwen.sibling and plan_of("which use Qwen?", followup=qwen).the_set(3) == "the 3 papers of the last answer"
     one = conversation.resolve("which one is about law?")  # of the one paper: is it?
     assert one.restrict_to == ["a"] and one.query == "law" and not one.whole_set and not one.pick_one
 
