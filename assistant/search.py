@@ -320,6 +320,8 @@ class Gate:
     floor: float
     ratio: float
     abstain: float = 0.0
+    coverage: float = 0.0  # a paper kept also holds this share of the best kept paper's query coverage ...
+    close: float = 1.0     # ... unless its dense similarity is within this ratio of the best kept paper's
 
     def passing(self, ranked: list[Candidate]) -> list[Candidate]:
         """The relevant ones of ``ranked``, in its order: a paper the query names, or one holding every coined
@@ -337,9 +339,14 @@ class Gate:
         if best < self.abstain:  # nothing is near: only what the query names
             return [c for c in ranked if c.named or c.coined]
         cut = max(self.floor, self.ratio * best)
-        return [c for c in ranked if c.named or c.coined or c.relevance >= cut
+        kept = [c for c in ranked if c.named or c.coined or c.relevance >= cut
                 or (c.lexical >= FULL_COVERAGE and c.relevance >= self.floor)]
+        if not self.coverage:
+            return kept
+        most = max((c.lexical for c in kept), default=0.0)
+        nearest = max((c.dense for c in kept), default=0.0)
+        return [c for c in kept if c.named or c.coined or c.lexical >= self.coverage * most or c.dense >= self.close * nearest]
 
 
-LIST_GATE = Gate(floor=0.50, ratio=0.70, abstain=0.50)
+LIST_GATE = Gate(floor=0.50, ratio=0.70, abstain=0.50, coverage=0.50, close=0.95)
 NAMED_GATE = Gate(floor=0.45, ratio=0.80, abstain=0.45)  # a paper described rather than named ("the Mesa layer paper")
