@@ -72,6 +72,30 @@ _CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than
                        r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!]*", re.IGNORECASE)
 
 
+# Instances a question gives of what it asks for: "natural sciences, e.g. physics or biology", "formal verifiers
+# like Lean", "parallel reasoning such as self-consistency or voting"
+_EXAMPLES = re.compile(r"(?:,\s*|\s+|\()(?:e\.g\.,?|for example,?|for instance,?|such as|like)\s+(?P<items>[^.;:?!()]+)",
+                       re.IGNORECASE)
+_EXAMPLE_END = re.compile(r"\s+(?:to|that|which|who|where|when|for|in|on|with|from|by|so|and\s+then)\s.*$", re.IGNORECASE)
+_NOT_AN_EXAMPLE = re.compile(r"^(?:this|that|these|those|it|them|such)\b|^(?:one|ones|others?)$", re.IGNORECASE)
+
+
+def examples(question: str) -> list[str]:
+    """The examples a question gives of what it asks for, each a short phrase: 'applying ML to the sciences,
+    e.g. physics or biology' -> ['physics', 'biology']; 'verifiers like Lean or symbolic logic engines to
+    check proofs' -> ['Lean', 'symbolic logic engines']. A paper on one of them answers the question."""
+    found = _EXAMPLES.search(question)
+    if not found:
+        return []
+    items = []
+    for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", found.group("items")):
+        item = re.sub(r"^(?:with|by|using|through|via|the|a|an)\s+", "", item.strip(" ,"), flags=re.IGNORECASE)
+        item = _EXAMPLE_END.sub("", item).strip(" ,")
+        if 1 <= len(item.split()) <= 4 and not _NOT_AN_EXAMPLE.match(item):
+            items.append(item)
+    return items
+
+
 def without_contrasts(text: str) -> str:
     """``text`` without the clauses it sets aside; ``text`` itself if little would be left."""
     kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(_CONTRAST.sub("", text).split())).strip(" ,")
@@ -151,6 +175,8 @@ class Plan:
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
     besides: list[str] = field(default_factory=list)  # papers left out of the answer: the last answer's, for
                                                 # "are there others on physics?"
+    examples: list[str] = field(default_factory=list)  # a list question's examples of what it asks for ("e.g.
+                                                # physics or biology"): a paper clearly on one answers it too
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
 
     def __post_init__(self) -> None:
@@ -243,6 +269,8 @@ class Plan:
             out.update(unanchored=True, resolution=self.resolution)
         if self.besides:
             out["besides"] = self.besides
+        if self.examples:
+            out["examples"] = self.examples
         return out
 
     def line(self) -> str:
@@ -250,6 +278,8 @@ class Plan:
         about = " / ".join(self.topics) if len(self.topics) > 1 else self.query
         if self.kind == "list":
             text = f"list question: every paper {'not ' if self.exclude else ''}on {about}"
+            if self.examples:
+                text += f", or clearly on {' or '.join(self.examples)}"
         elif self.kind == "contribution":
             kinds, only = " or ".join(self.contributions), self.use_note()
             text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
@@ -523,7 +553,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         about = focus(not_on.group("topic"))
         return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
     if is_list(question):
-        return Plan(kind="list", form=FORMS["list"], **base)
+        return Plan(kind="list", form=FORMS["list"], examples=examples(question), **base)
     if asks_about_one(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)

@@ -24,7 +24,7 @@ import json
 
 from .evidence import drawn_from, share_kept
 from .plan import (FORMS, KINDS, Plan, asks_for_a_kind, asks_mainly, compared_names, contributions_asked,
-                   data_use_asked)
+                   data_use_asked, examples)
 from .schema import BENCHMARK, CONTRIBUTION_LABELS
 
 PROPOSED_KINDS = tuple(k for k in KINDS if k != "followup")  # follow-ups are resolved by the conversation's rules
@@ -79,7 +79,8 @@ def review(proposal: dict | None, rules: Plan, *, named: list[str], model: str, 
                 contributions=contributions, papers=list(named) if kind in ("named", "compare") else [],
                 filters=rules.filters, source=model,
                 mainly=kind == "contribution" and (bool(proposal.get("mainly")) or asks_mainly(rules.question)),
-                data_use=data_use_asked(rules.question) if BENCHMARK in contributions else None)
+                data_use=data_use_asked(rules.question) if BENCHMARK in contributions else None,
+                examples=examples(rules.question) if kind == "list" else [])  # the question's own examples
 
 
 def _unfound(proposal: dict, rules: Plan, finds) -> str:

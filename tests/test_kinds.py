@@ -46,6 +46,17 @@ def test_a_question_in_other_words_finds_the_same_papers(corpus):
                                                                       page_size=None).hits) == plain
 
 
+def test_a_paper_clearly_on_an_example_the_question_gives_answers_it(corpus):
+    """"The sciences, e.g. physics": Lean4PHYS, a physics paper the list on the whole words leaves out."""
+    plain = corpus.ask("which papers apply language models to the sciences?", llm="none")
+    assert "Lean4PHYS" not in short(c.title for c in plain.citations)
+    given = corpus.ask("which papers apply language models to the sciences, e.g. physics?", llm="none")
+    assert given.plan.examples == ["physics"] and given.plan.as_dict()["examples"] == ["physics"]
+    assert given.plan.line().endswith(", or clearly on physics")
+    assert "Lean4PHYS" in short(c.title for c in given.citations)
+    assert plain.plan.examples == [] and "examples" not in plain.plan.as_dict()
+
+
 def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
     everything = corpus.find("which papers use reinforcement learning?", page_size=None)
     assert everything.plan.kind == "list" and everything.total > 6

@@ -306,3 +306,17 @@ def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
 ])
 def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     assert plan_of(question).query == searched
+
+
+@pytest.mark.parametrize("question,found", [
+    ("Is there work applying ML to the sciences, e.g. physics or biology?", ["physics", "biology"]),
+    ("Which papers use formal verifiers like Lean or symbolic logic engines to check proofs?", ["Lean", "symbolic logic engines"]),
+    ("getting LLMs past problems too hard for them, e.g. with hints or partial solutions", ["hints", "partial solutions"]),
+    ("papers on parallel reasoning (e.g., self-consistency, voting)", ["self-consistency", "voting"]),
+    ("papers on structured prediction such as this one", []),
+    ("papers on structured prediction", []),
+])
+def test_the_examples_a_question_gives(question, found):
+    from assistant.plan import examples
+
+    assert examples(question) == found
