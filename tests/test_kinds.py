@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -55,6 +56,11 @@ def test_a_paper_clearly_on_an_example_the_question_gives_answers_it(corpus):
     assert given.plan.line().endswith(", or clearly on physics")
     assert "Lean4PHYS" in short(c.title for c in given.citations)
     assert plain.plan.examples == [] and "examples" not in plain.plan.as_dict()
+    # each example adds at most k papers, its clearest: not every paper that mentions "physics"
+    two = corpus.ask("papers on applying ML to the sciences, e.g. physics or biology?", llm="none").plan
+    without = {h.id for h in corpus.select(replace(two, examples=[]), k=1).hits}
+    added = [h for h in corpus.select(two, k=1).hits if h.id not in without]
+    assert two.examples == ["physics", "biology"] and 1 <= len(added) <= 2
 
 
 def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
