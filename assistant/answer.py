@@ -19,6 +19,7 @@ from .errors import LLMError
 from .evidence import supported
 from .plan import the_papers, without_contribution_words
 from .results import PaperHit
+from .search import naming_words
 
 if TYPE_CHECKING:
     from .plan import Plan
@@ -232,9 +233,10 @@ class AnswerStream:
                 each = papers[0].upper() + papers[1:] if count == 1 else f"Each of {papers}"
                 return f"{each} is about {self.plan.query}, so I cite none."
             none = papers[0].upper() + papers[1:] if count == 1 else f"None of {papers}"
-            asked = self._what_was_asked()
-            if count == 1:  # "is about medicine" -> "is not about medicine"
-                asked = re.sub(r"^is ", "is not ", asked)
+            named = naming_words(self.plan.query) if not self.plan.contributions else []
+            asked = f"mentions {' or '.join(named)}" if named else self._what_was_asked()  # "evaluated on AIME"
+            if count == 1:  # "is about medicine" -> "is not about medicine", "mentions AIME" -> "does not mention AIME"
+                asked = re.sub(r"^is ", "is not ", re.sub(r"^mentions ", "does not mention ", asked))
             return f"{none} {asked}, so I cite none. Ask without \"of them\" to search the whole store."
         if self.plan.besides:
             where = "matching the filters" if self._filtered else "in the store"

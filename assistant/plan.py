@@ -119,6 +119,7 @@ _LIST = re.compile(
     r"|^\s*(?:papers|works|studies|articles)\s+\w+ing\b"  # "papers proposing new optimizers"
     r"|^\s*(?:has|have|did)\s+(?:anyone|anybody)\b"  # "has anyone worked on theorem proving?"
     r"|\b(?:everything|anything)\s+(?:on|about)\b"  # "give me everything on GRPO"
+    r"|\bwhat(?:'s|\s+is)\s+(?:new|happening)\s+(?:in|on|for|about|with)\b"  # "what's new in speech?"
     r"|\bwhat\s+(?:are|is)\s+(?:the\s+)?(?:recent\s+|latest\s+|new\s+|current\s+)?(?:advances|developments|progress|"
     r"trends|state\s+of\s+the\s+art)\s+(?:in|on|for)\b"
     r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"

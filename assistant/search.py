@@ -46,7 +46,9 @@ _KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|methods?|approach
 _FRAME = re.compile(
     r"^\s*(?:(?:can|could) you |please )*(?:"
     r"tell me (?:more )?about"
-    rf"|what (?:is|are) (?:the |some |any )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
+    rf"|what (?:is|are) (?:the |some |any )?(?:(?:most )?(?:recent|latest|newest|new) )?{_KINDS_OF_WORK}"
+    r" (?:on|about|that|which|related to)"  # "what are the most recent papers on video?"
+    r"|what(?:'s| is) (?:new|happening) (?:in|on|for|about|with)"  # "what's new in speech?"
     r"|what (?:work|research) is there (?:on|about)"
     r"|what (?:are|is) (?:the )?(?:recent |latest |new |current )?(?:advances|developments|progress|trends|state of the art)"
     r" (?:in|on|for|of)"  # "what are recent advances in multimodal reasoning?"
@@ -167,10 +169,23 @@ def coined_words(query: str) -> list[str]:
     MATH500" is 0.18 cosine from a paper reporting them), so a paper holding them is relevant however low
     it scores."""
     words = [w.strip(".-") for w in re.findall(r"[\w\-.]+", query)]
-    return [_squashed(w) for w in words if name_kind(w) == "coined" and not re.fullmatch(r"[A-Z]{2,}s", w)]  # not "LLMs"
+    return [squashed(w) for w in words if name_kind(w) == "coined" and not re.fullmatch(r"[A-Z]{2,}s", w)]  # not "LLMs"
 
 
-def _squashed(text: str) -> str:
+def naming_words(query: str) -> list[str]:
+    """The words of ``query`` that name a thing rather than describe it: coined ones ("GSM8K", "GPT-4") and
+    ones in capitals of three letters or more ("AIME", "GRPO", "SQL"); not "RL" or "LLMs"."""
+    words = [w.strip(".-") for w in re.findall(r"[\w\-.]+", query)]
+    return [w for w in words if name_kind(w) and not re.fullmatch(r"[A-Z]{2,}s", w) and len(squashed(w)) >= 3]
+
+
+def holds(text: str, words: list[str]) -> bool:
+    """Whether ``text`` (a paper's title and abstract) holds every one of ``words``, however hyphenated or cased."""
+    text = squashed(text)
+    return all(squashed(word) in text for word in words)
+
+
+def squashed(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
@@ -223,8 +238,8 @@ class HybridSearcher:
             c.bm25 = bm25.of(c.id)
             c.named = c.id in named
             if coined:
-                squashed = _squashed(c.text)
-                c.coined = all(word in squashed for word in coined)
+                text = squashed(c.text)
+                c.coined = all(word in text for word in coined)
         # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts.
         # Papers the index lacks (the first reading finds which) are tokenized from their text, once.
         unindexed: dict[str, str] | None = None

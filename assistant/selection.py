@@ -22,7 +22,8 @@ from .schema import BENCHMARK
 from .filters import Filter
 from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
-from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus
+from .acronyms import definitions
+from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
 from .store import Store
 
 LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
@@ -243,6 +244,12 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
     if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
         ids = [pid for pid in ids if _of_kind(*records[pid], plan)]
+    named = _naming(plan, [records[pid] for pid in ids])
+    if named:  # "which of them are evaluated on AIME?", "does it use SQL?": those that name it, if any does
+        holding = [pid for pid in ids if holds(f"{records[pid][0].get('title', '')} {records[pid][1]}", named)]
+        if plan.exclude:
+            return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids if pid not in holding])
+        ids = holding
     if plan.kind == "compare" or plan.whole_set or not ids or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
@@ -265,6 +272,18 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
 # 0.00-0.23.
 SUBSET_WORDS = 0.10
 SUBSET_RELEVANCE = 0.35
+
+
+def _naming(plan: Plan, records: list[tuple[dict, str]]) -> list[str]:
+    """The words naming a thing ("AIME", "GSM8K") that the question itself asks the last answer's papers about,
+    and that the papers kept must hold: not one the papers define as an acronym ("GRPO" written out counts, as in
+    search); none for a comparison, or when the question picks the one paper that fits best ("the one evaluated
+    on AIME"), which is never none."""
+    if plan.pick_one or plan.kind == "compare":
+        return []
+    defined = {squashed(acronym) for acronym in definitions(text for _meta, text in records)}
+    asked = {squashed(word) for word in naming_words(plan.question)}
+    return [word for word in naming_words(plan.query) if squashed(word) in asked and squashed(word) not in defined]
 
 
 def _none_is_about(found: list) -> bool:

@@ -439,6 +439,28 @@ def test_the_definite_thing_of_the_last_answer_is_its_papers(corpus):
     assert listed.plan.kind == "contribution" and listed.plan.restrict_to is None
 
 
+def test_a_subset_by_a_name_keeps_the_papers_that_name_it(corpus):
+    """"Which of them are evaluated on AIME?": only papers whose abstract names AIME, and none when none does
+    (before, two GRPO papers were cited for sharing the word "evaluated")."""
+    grpo = corpus.conversation()
+    first = corpus.ask("papers that use GRPO", llm="none", conversation=grpo)
+    assert first.citations and not any("AIME" in c.text for c in first.citations)
+    aime = corpus.ask("which of them are evaluated on AIME?", llm="none", conversation=grpo)
+    assert aime.citations == []
+    assert aime.answer.startswith(f"None of the {len(first.citations)} papers of the last answer mentions AIME, so I cite none.")
+    tokens = corpus.conversation()
+    listed = corpus.ask("which papers reduce reasoning token usage?", llm="none", conversation=tokens)
+    named = corpus.ask("which of them are evaluated on AIME?", llm="none", conversation=tokens)
+    assert named.citations and {c.id for c in named.citations} == {c.id for c in listed.citations if "AIME" in c.text}
+    rest = corpus.ask("which of them don't use GSM8K?", llm="none", conversation=tokens)  # the others of the same set
+    assert {c.id for c in rest.citations} == {c.id for c in named.citations if "GSM8K" not in c.text}
+    one = corpus.conversation()
+    corpus.ask("tell me about PoLR", llm="none", conversation=one)
+    sql = corpus.ask("does it use SQL?", llm="none", conversation=one)
+    assert sql.citations == [] and sql.answer.startswith("The paper of the last answer does not mention SQL")
+    assert short(c.title for c in corpus.ask("is it evaluated on GSM8K?", llm="none", conversation=one).citations) == {"PoLR"}
+
+
 def test_membership_and_superlatives_in_a_conversation(corpus):
     conversation = corpus.conversation()
     corpus.ask("anything on theorem proving?", llm="none", conversation=conversation)

@@ -40,6 +40,7 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("Papers proposing new optimizers", "list"),
     ("Has anyone worked on formal theorem proving?", "list"),
     ("Give me everything on GRPO variants", "list"),
+    ("What's new in speech recognition?", "list"),
     ("What are recent advances in multimodal reasoning?", "list"),
     ("what is the state of the art in test-time adaptation?", "list"),
     ("compare the papers on Lean", "compare"),  # the best papers on a topic, side by side
@@ -74,6 +75,8 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("I want papers on video understanding", "video understanding"),
     ("Give me everything on GRPO variants", "GRPO variants"),
     ("Has anyone worked on formal theorem proving?", "formal theorem proving"),
+    ("What's new in speech recognition?", "speech recognition"),
+    ("What are the most recent papers on video?", "video"),
     ("What are recent advances in multimodal reasoning?", "multimodal reasoning"),
     ("Papers proposing new optimizers", "proposing new optimizers"),
 ])
