@@ -34,6 +34,16 @@ _OWN_CLAIM = re.compile(r"\b(?:we|our|this (?:paper|work)|here)\b", re.IGNORECAS
 OWN_CLAIM_BONUS = 0.05
 
 
+# A sentence that only says where the code or data is ("Anonymous repository: [this URL](...LEXam-anonymous)") is
+# no evidence of what the paper does, yet a name inside its link made it the best match for "tell me about
+# LEXam". It loses to any sentence on the paper's content, unless the question asks where the code is.
+_AVAILABILITY = re.compile(r"https?://|\\url\{|\]\(|\bavailable (?:at|in|on|from)\b|\bproject page\b|"
+                           r"\banonymous repository\b", re.IGNORECASE)
+_ASKS_AVAILABILITY = re.compile(r"\b(?:code|repo(?:sitory)?|link|url|github|website|project page|download|open[- ]source)\b",
+                                re.IGNORECASE)
+AVAILABILITY_PENALTY = 0.5
+
+
 def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict[str, tuple[str, float]]:
     """For each paper: (its sentence most relevant to the query, that sentence's relevance).
 
@@ -48,10 +58,13 @@ def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict
     dense = vectors[1:] @ vectors[0]
     coverage = lexical.coverage(query, {str(i): s for i, (_, s) in enumerate(keyed)})
     best: dict[str, tuple[str, float]] = {}
+    links_asked = bool(_ASKS_AVAILABILITY.search(query))
     for i, (pid, sentence) in enumerate(keyed):
         score = float(dense[i]) + LEXICAL_WEIGHT * coverage.get(str(i), 0.0)
         if _OWN_CLAIM.search(sentence):
             score += OWN_CLAIM_BONUS
+        if not links_asked and _AVAILABILITY.search(sentence):
+            score -= AVAILABILITY_PENALTY
         if pid not in best or score > best[pid][1]:
             best[pid] = (sentence, score)
     return best

@@ -205,6 +205,15 @@ def test_a_named_question_cites_that_paper_alone(corpus):
         assert [c.title for c in answer.citations][0].startswith(title) and len(answer.citations) == 1
 
 
+def test_a_link_to_the_code_is_quoted_only_when_the_code_is_asked_for(corpus):
+    """LEXam's name is in its repository link, which made "Anonymous repository: [this URL](...)" its best match."""
+    conversation = corpus.conversation()
+    about = corpus.ask("tell me about LEXam", llm="none", conversation=conversation).citations[0]
+    assert "LEXam" in about.evidence and "http" not in about.evidence
+    code = corpus.ask("where is the code?", llm="none", conversation=conversation).citations[0]
+    assert code.id == about.id and "https://" in code.evidence
+
+
 def test_a_comparison_is_a_table_quoted_from_each_abstract(corpus):
     answer = corpus.ask("How does ZeroSiam differ from Test-Time Matching (TTM)?", llm="none")
     assert answer.plan.kind == "compare"
