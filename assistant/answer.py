@@ -300,7 +300,10 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     if plan.paged:
         first = plan.earlier + 1
         about = f" ({'mainly ' if plan.mainly else ''}{plan.kinds_text(', {} only')})" if plan.kind == "contribution" else ""
-        head = f"{one} {where} answers this{about}" if total == 1 else f"{total} {papers} {where} answer this{about}"
+        if not plan.query.strip() and plan.exclude:  # "show me all papers"
+            head = f"One paper {where}" if total == 1 else f"{total} papers {where}"
+        else:
+            head = f"{one} {where} answers this{about}" if total == 1 else f"{total} {papers} {where} answer this{about}"
         return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
         if shown > 1:

@@ -44,6 +44,46 @@ _ASKS_AVAILABILITY = re.compile(r"\b(?:code|repo(?:sitory)?|link|url|github|webs
 AVAILABILITY_PENALTY = 0.5
 
 
+def _lead_name(title: str) -> str | None:
+    """The name a title leads with ('GEB' for 'GEB: General Exploratory Bonus'), None for a title that is a phrase."""
+    head = title.split(":", 1)[0].strip()
+    if ":" in title:
+        return head if head and len(head.split()) <= 2 else None
+    return head if len(head.split()) == 1 else None  # "EmotionThinker"
+
+
+_ASKING = set("what which who how why is are was were does do did the a an about of in on for to its it this that "
+               "paper papers work tell me please explain describe summarize summarise".split())
+
+
+def about_the_paper(query: str, title: str) -> str:
+    """What a question about one named paper asks of it: 'what problem does LASER-D solve' -> 'problem solve',
+    so its evidence is the sentence on the problem rather than the one holding the name ('The resulting method
+    is termed LASER-D'); the query itself when it asks nothing else ('tell me about LASER-D')."""
+    name = _lead_name(title)
+    if not name:
+        return query
+    rest = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", query, flags=re.IGNORECASE)
+    words = [w for w in re.findall(r"[\w\-]+", rest) if w.lower() not in _ASKING and len(w) > 2]
+    return " ".join(words) if rest != query and words else query
+
+
+_INTRODUCES = re.compile(r"\b(?:we|this (?:paper|work)|our)\b.{0,80}?\b(?:propos|introduc|present|develop|design|"
+                         r"term|call|nam|dub|build|construct|releas|launch)\w*"
+                         r"|\b(?:our|the proposed)\s+(?:\w+\s+)?(?:method|framework|approach|model|algorithm|benchmark|"
+                         r"dataset|system|technique|architecture)\b"  # "Our framework, Diversity-Preserving Hybrid RL (DPH-RL), ..."
+                         r"|\b(?:is|are)\s+(?:termed|called|named|dubbed)\b", re.IGNORECASE)
+
+
+def introducing(text: str, title: str) -> str | None:
+    """The sentence of an abstract in which the authors put forward the thing its title names ("we propose
+    DPH-RL, ..."): what "what is DPH-RL?" asks, where the best match on the bare name may be any sentence that
+    names it ("Additionally, DPH-RL is more training-efficient ..."). None when no sentence does."""
+    name = _lead_name(title)
+    named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE) if name else None
+    return next((s for s in sentences(text) if (named is None or named.search(s)) and _INTRODUCES.search(s)), None)
+
+
 def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict[str, tuple[str, float]]:
     """For each paper: (its sentence most relevant to the query, that sentence's relevance).
 

@@ -120,6 +120,7 @@ _LIST = re.compile(
     r"|^\s*(?:has|have|did)\s+(?:anyone|anybody)\b"  # "has anyone worked on theorem proving?"
     r"|\b(?:everything|anything)\s+(?:on|about)\b"  # "give me everything on GRPO"
     r"|\bwhat(?:'s|\s+is)\s+(?:new|happening)\s+(?:in|on|for|about|with)\b"  # "what's new in speech?"
+    r"|^\s*how\s+many\s+(?:papers|works|studies|articles)\b"  # "how many papers are about RL?": the count comes first
     r"|\bwhat\s+(?:are|is)\s+(?:the\s+)?(?:recent\s+|latest\s+|new\s+|current\s+)?(?:advances|developments|progress|"
     r"trends|state\s+of\s+the\s+art)\s+(?:in|on|for)\b"
     r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"
@@ -278,7 +279,8 @@ class Plan:
         """One quiet line for the terminal and the web: 'list question: every paper on …'."""
         about = " / ".join(self.topics) if len(self.topics) > 1 else self.query
         if self.kind == "list":
-            text = f"list question: every paper {'not ' if self.exclude else ''}on {about}"
+            text = (f"list question: every paper {'not ' if self.exclude else ''}on {about}" if self.query.strip()
+                    else "list question: every paper in the store")
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"
         elif self.kind == "contribution":
@@ -447,6 +449,19 @@ _LIKE_NAMED = re.compile(r"\b(?:papers?|works?|anything|something|others?|more|r
                          r"(?:like|similar\s+to|close\s+to|related\s+to)\s+(?P<name>[^?.!]+)", re.IGNORECASE)
 
 
+# "show me all papers", "list every abstract in the store", "what papers do you have?": the whole store, by title
+_EVERY_PAPER = re.compile(
+    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:show|list|give|get)(?:\s+me)?\s+(?:all|every)(?:\s+of)?(?:\s+the)?\s+"
+    r"(?:papers?|abstracts?|works?)(?:\s+(?:in|of)\s+(?:the\s+)?(?:store|collection|corpus|library|database))?\s*[?.!]*\s*$"
+    r"|^\s*what\s+(?:papers|abstracts)\s+(?:are\s+(?:there\s+)?in\s+(?:the\s+)?(?:store|collection|corpus|library|database)|"
+    r"do\s+you\s+have|does\s+the\s+(?:store|collection)\s+(?:have|hold|contain))\s*[?.!]*\s*$"
+    r"|^\s*(?:list|show)\s+(?:me\s+)?(?:the\s+)?(?:papers|abstracts)\s*[?.!]*\s*$", re.IGNORECASE)
+
+
+def asks_for_every_paper(question: str) -> bool:
+    return bool(_EVERY_PAPER.match(question))
+
+
 def is_list(question: str) -> bool:
     return bool(_LIST.search(question))
 
@@ -499,6 +514,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     base = dict(question=question, query=query, topics=topics, filters=filters or None)
     if is_small_talk(question):
         return Plan(kind="out_of_scope", form=FORMS["out_of_scope"], **base)
+    if followup is None and asks_for_every_paper(question):  # every paper: none is "not on" the empty topic
+        return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": "", "topics": []})
     if followup is not None and followup.like:  # "are there similar papers?"
         return Plan(kind="followup", form=FORMS["followup"], like=list(followup.like), resolution=followup.why,
                     **{**base, "query": followup.query, "topics": [followup.query]})

@@ -49,6 +49,9 @@ _FRAME = re.compile(
     rf"|what (?:is|are) (?:the |some |any )?(?:(?:most )?(?:recent|latest|newest|new) )?{_KINDS_OF_WORK}"
     r" (?:on|about|that|which|related to)"  # "what are the most recent papers on video?"
     r"|what(?:'s| is) (?:new|happening) (?:in|on|for|about|with)"  # "what's new in speech?"
+    rf"|how many {_KINDS_OF_WORK}(?: (?:are|is)(?: there)?)?(?: (?:on|about|that|which))?"  # "how many papers are about RL?"
+    rf"|(?:summari[sz]e|describe|review|explain) (?:the |all |these |some )?{_KINDS_OF_WORK}"
+    r"(?: (?:on|about|that|which|related to))?"  # "summarize the papers on Lean"
     r"|what (?:work|research) is there (?:on|about)"
     r"|what (?:are|is) (?:the )?(?:recent |latest |new |current )?(?:advances|developments|progress|trends|state of the art)"
     r" (?:in|on|for|of)"  # "what are recent advances in multimodal reasoning?"
@@ -80,7 +83,7 @@ _TRAILING_FRAME = re.compile(r"\s+(?:papers|works|research|studies|articles)$", 
 def focus(query: str) -> str:
     """'which papers reduce reasoning token usage?' -> 'reduce reasoning token usage'."""
     stripped = _TRAILING_FRAME.sub("", _FRAME.sub("", query.strip()).strip(" ?!."))
-    return stripped if len(stripped) >= 3 else query.strip()
+    return stripped if len(stripped) >= 2 else query.strip()  # "how many papers are about RL?" -> "RL"
 
 
 _TOPIC_SPLIT = re.compile(r"\s*(?:,\s*|\s)(?:or|and)\s+(?:on|about|for|in)\s+|\s*;\s*", re.IGNORECASE)

@@ -88,6 +88,8 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         return Selection(_compared(plan, searcher, where))
     if plan.kind == "contribution":
         return _by_contribution(plan, searcher, where)
+    if plan.kind == "list" and plan.exclude and not plan.query.strip():  # "show me all papers"
+        return _the_rest([], searcher, where)
     if plan.kind == "list":
         hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
                                              topic_list=plan.topics or None, pool=LIST_POOL)

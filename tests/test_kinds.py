@@ -205,6 +205,27 @@ def test_a_named_question_cites_that_paper_alone(corpus):
         assert [c.title for c in answer.citations][0].startswith(title) and len(answer.citations) == 1
 
 
+def test_every_paper_of_the_store_is_a_list_by_title(corpus):
+    answer = corpus.ask("show me all papers", llm="none")
+    assert answer.plan.kind == "list" and answer.plan.line() == "list question: every paper in the store"
+    assert answer.total == len(corpus.papers()) and len(answer.citations) == 20
+    assert answer.answer.startswith(f"{answer.total} papers in the store; 1\u201320:")
+    titles = [c.title.lower() for c in answer.citations]
+    assert titles == sorted(titles)
+    assert all(c.evidence for c in answer.citations)  # what each puts forward
+    assert corpus.ask("what papers do you have?", llm="none").total == answer.total
+
+
+def test_a_question_about_a_named_paper_quotes_what_it_asks(corpus):
+    """"What is DPH-RL?" quotes where the authors put it forward; "what problem does LASER-D solve?" the problem,
+    not the sentence that holds the name."""
+    what = corpus.ask("What is DPH-RL?", llm="none").citations[0].evidence
+    assert what.startswith("Our framework, Diversity-Preserving Hybrid RL (DPH-RL)")
+    name = corpus.ask("tell me about LASER-D", llm="none").citations[0].evidence
+    problem = corpus.ask("what problem does LASER-D solve?", llm="none").citations[0].evidence
+    assert "termed LASER-D" in name and problem != name and "problem" in problem
+
+
 def test_a_link_to_the_code_is_quoted_only_when_the_code_is_asked_for(corpus):
     """LEXam's name is in its repository link, which made "Anonymous repository: [this URL](...)" its best match."""
     conversation = corpus.conversation()

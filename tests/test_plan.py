@@ -41,6 +41,7 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("Has anyone worked on formal theorem proving?", "list"),
     ("Give me everything on GRPO variants", "list"),
     ("What's new in speech recognition?", "list"),
+    ("How many papers use GRPO?", "list"),
     ("What are recent advances in multimodal reasoning?", "list"),
     ("what is the state of the art in test-time adaptation?", "list"),
     ("compare the papers on Lean", "compare"),  # the best papers on a topic, side by side
@@ -76,6 +77,8 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("Give me everything on GRPO variants", "GRPO variants"),
     ("Has anyone worked on formal theorem proving?", "formal theorem proving"),
     ("What's new in speech recognition?", "speech recognition"),
+    ("How many papers are about RL?", "RL"),  # a two-letter topic is still a topic
+    ("Summarize the papers on Lean", "Lean"),
     ("What are the most recent papers on video?", "video"),
     ("What are recent advances in multimodal reasoning?", "multimodal reasoning"),
     ("Papers proposing new optimizers", "proposing new optimizers"),
