@@ -199,11 +199,16 @@ class Conversation:
                 return Resolved(about or last.query, list(last.citation_ids), True,
                                 f"the one of the last answer's {len(last.citation_ids)} papers{how}",
                                 pick_one=True, superlative=best)
+            numbered = last
             several = _numbers_named(question, len(last.citation_ids))
+            if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the
+                numbered = next((t for t in reversed(self.turns) if len(t.citation_ids) > 1), last)  # list before it
+                several = _numbers_named(question, len(numbered.citation_ids))
             if len(several) > 1:  # "compare the first two", "[1] and [3]: how do they differ?"
                 remaining = _content(_ORDINAL.sub(" ", _SPAN.sub(" ", rest)))
-                return Resolved(remaining or last.query, [last.citation_ids[n - 1] for n in several], True,
-                                f"papers {', '.join(f'[{n}]' for n in several)} of the last answer")
+                which = "the last answer" if numbered is last else "an earlier answer"
+                return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1] for n in several], True,
+                                f"papers {', '.join(f'[{n}]' for n in several)} of {which}")
             ordinal = _ORDINAL.search(question)
             if ordinal:
                 numbered, n = self._numbered(ordinal, last)

@@ -216,6 +216,8 @@ class Plan:
             against = [n for n in names if n.lower() not in _REFERENCES] \
                 if any(n.lower() in _REFERENCES for n in names) else []
             own = len(self.restrict_to) - len(against)
+            if not against and self.resolution.startswith("papers ["):  # "compare the first three"
+                return f"comparison of {self.resolution}"
             if not against:
                 return (f"comparison of {the_papers(len(self.restrict_to))}" if len(self.restrict_to) > 1
                         else "comparison of the last answer's papers: it has only one")

@@ -86,7 +86,8 @@ def focus(query: str) -> str:
     return stripped if len(stripped) >= 2 else query.strip()  # "how many papers are about RL?" -> "RL"
 
 
-_TOPIC_SPLIT = re.compile(r"\s*(?:,\s*|\s)(?:or|and)\s+(?:on|about|for|in)\s+|\s*;\s*", re.IGNORECASE)
+_TOPIC_SPLIT = re.compile(r"\s*(?:,\s*|\s)(?:or|and)\s+(?:(?:papers|works|studies|research)\s+)?(?:on|about|for|in)\s+"
+                          r"|\s*;\s*", re.IGNORECASE)  # "papers on Lean and (papers) on robots"
 _WORD = re.compile(r"[\w\-]+")
 
 

@@ -491,6 +491,22 @@ def test_a_subset_by_a_name_keeps_the_papers_that_name_it(corpus):
     assert short(c.title for c in corpus.ask("is it evaluated on GSM8K?", llm="none", conversation=one).citations) == {"PoLR"}
 
 
+def test_numbers_after_an_answer_of_one_paper_count_in_the_list_before_it(corpus):
+    conversation = corpus.conversation()
+    listed = corpus.ask("which papers use RL?", llm="none", conversation=conversation)
+    assert len(corpus.ask("which one is the most efficient?", llm="none", conversation=conversation).citations) == 1
+    three = corpus.ask("compare the first three", llm="none", conversation=conversation)
+    assert [c.id for c in three.citations] == [c.id for c in listed.citations[:3]] and len(three.comparison) == 3
+    assert three.plan.line() == "comparison of papers [1], [2], [3] of an earlier answer"
+
+
+def test_topics_asked_as_papers_on_each(corpus):
+    both = corpus.ask("papers on Lean and papers on robots", llm="none")
+    assert both.plan.topics == ["Lean", "robots"]
+    assert {"Lean4PHYS", "ProofOptimizer"} <= short(c.title for c in both.citations)
+    assert {c.topic for c in both.citations} == {"Lean", "robots"}
+
+
 def test_membership_and_superlatives_in_a_conversation(corpus):
     conversation = corpus.conversation()
     corpus.ask("anything on theorem proving?", llm="none", conversation=conversation)

@@ -131,7 +131,7 @@ def test_follow_ups_by_number_and_the_others_in_the_page(page):
     listed = badges(page.locator("#chat-log .turn").last)
     ask(page, "compare the first two")
     turn = page.locator("#chat-log .turn").last
-    assert "comparison of the 2 papers of the last answer" in turn.inner_text()
+    assert "comparison of papers [1], [2] of the last answer" in turn.inner_text()
     assert turn.locator("table.comparison tbody tr").count() == 2
     ask(page, "what about the other ones?")
     turn = page.locator("#chat-log .turn").last
