@@ -96,6 +96,19 @@ def examples(question: str) -> list[str]:
     return items
 
 
+# "papers on reasoning efficiency, but not using RL", "Lean papers excluding physics": a topic whose papers the
+# list leaves out (a set difference; "agents that are not language models" is a property, and stays a contrast)
+_BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:but\s+not|and\s+not|excluding|except(?:\s+for)?|other\s+than|leaving\s+out)\s+"
+                      r"(?:(?:the\s+)?(?:ones|papers|those)\s+)?(?:(?:that\s+)?(?:are\s+)?(?:on|about|using|with|for|in|that\s+use)\s+)?"
+                      r"(?P<topic>[^,;.?!]+)", re.IGNORECASE)
+
+
+def left_out_topic(question: str) -> str:
+    """The topic a list question sets aside as a set of papers: 'papers on agents, but not using RL' -> 'RL'."""
+    found = _BUT_NOT.search(question)
+    return found.group("topic").strip() if found else ""
+
+
 def without_contrasts(text: str) -> str:
     """``text`` without the clauses it sets aside; ``text`` itself if little would be left."""
     kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(_CONTRAST.sub("", text).split())).strip(" ,")
@@ -177,6 +190,8 @@ class Plan:
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
     besides: list[str] = field(default_factory=list)  # papers left out of the answer: the last answer's, for
                                                 # "are there others on physics?"
+    without: str = ""                           # a list less the papers a list on this topic gives ("..., but not
+                                                # using RL")
     examples: list[str] = field(default_factory=list)  # a list question's examples of what it asks for ("e.g.
                                                 # physics or biology"): a paper clearly on one answers it too
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
@@ -275,6 +290,8 @@ class Plan:
             out["besides"] = self.besides
         if self.examples:
             out["examples"] = self.examples
+        if self.without:
+            out["without"] = self.without
         return out
 
     def line(self) -> str:
@@ -285,6 +302,8 @@ class Plan:
                     else "list question: every paper in the store")
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"
+            if self.without:
+                text += f", less those on {self.without}"
         elif self.kind == "contribution":
             kinds, only = " or ".join(self.contributions), self.use_note()
             text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
@@ -573,7 +592,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         about = focus(not_on.group("topic"))
         return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
     if is_list(question):
-        return Plan(kind="list", form=FORMS["list"], examples=examples(question), **base)
+        return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
     if asks_about_one(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)

@@ -106,7 +106,7 @@ def _problem(proposal: dict | None, rules: Plan, named: list[str]) -> str:
     for topic in topics:
         if not drawn_from(topic, question):
             return f"the topic {topic.strip()[:60]!r} is not in the question"
-    if rules.exclude:  # "which papers don't use RL?": a proposal has no way to say "not"
+    if rules.exclude or rules.without:  # "which papers don't use RL?", "..., but not RL": a proposal has no "not"
         return "a list of the papers not on a topic is the rules' call"
     if rules.kind in ("named", "compare") and named and kind != rules.kind:
         return "the question names papers the store knows, so it is a question about them"

@@ -95,7 +95,12 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
                                              topic_list=plan.topics or None, pool=LIST_POOL)
         if plan.exclude:
             return _the_rest(hits, searcher, where)
-        return Selection(hits + _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where), empty)
+        hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
+        if plan.without:  # "..., but not using RL": less the papers a list on RL gives
+            on, _empty = searcher.search_topics(plan.without, k=None, gate=LIST_GATE, where=where,
+                                                topic_list=[plan.without], pool=LIST_POOL)
+            hits = [h for h in hits if h.id not in {o.id for o in on}]
+        return Selection(hits, empty)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
     return Selection(hits, empty)
 

@@ -500,6 +500,16 @@ def test_numbers_after_an_answer_of_one_paper_count_in_the_list_before_it(corpus
     assert three.plan.line() == "comparison of papers [1], [2], [3] of an earlier answer"
 
 
+def test_a_list_but_not_a_topic_leaves_out_the_papers_on_it(corpus):
+    plain = corpus.ask("papers on reasoning efficiency", llm="none")
+    rl = {c.id for c in corpus.ask("papers on RL", llm="none").citations}
+    less = corpus.ask("papers on reasoning efficiency, but not using RL", llm="none")
+    assert less.plan.without == "RL" and less.plan.line().endswith(", less those on RL")
+    assert less.citations and not {c.id for c in less.citations} & rl
+    assert {c.id for c in less.citations} <= {c.id for c in plain.citations}
+    assert "LASER-D" in short(c.title for c in plain.citations) and "LASER-D" not in short(c.title for c in less.citations)
+
+
 def test_topics_asked_as_papers_on_each(corpus):
     both = corpus.ask("papers on Lean and papers on robots", llm="none")
     assert both.plan.topics == ["Lean", "robots"]

@@ -326,3 +326,17 @@ def test_the_examples_a_question_gives(question, found):
     from assistant.plan import examples
 
     assert examples(question) == found
+
+
+@pytest.mark.parametrize("question,topic", [
+    ("papers on reasoning efficiency, but not using RL", "RL"),
+    ("which papers use Lean but not for physics?", "physics"),
+    ("papers on video other than long video", "long video"),
+    ("papers on agents excluding the ones about benchmarks", "benchmarks"),
+    ("agents that are not language models", ""),  # a property of the agents, not a set to leave out
+    ("papers on reasoning efficiency", ""),
+])
+def test_the_topic_a_list_leaves_out(question, topic):
+    from assistant.plan import left_out_topic
+
+    assert left_out_topic(question) == topic

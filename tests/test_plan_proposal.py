@@ -71,6 +71,8 @@ TOKENS = "which papers reduce reasoning token usage?"
      "the question names papers the store knows, so it is a question about them"),
     ("Which papers do not use reinforcement learning?", proposal("list", ["use reinforcement learning"]),
      "a list of the papers not on a topic is the rules' call"),
+    ("Which papers reduce reasoning token usage, but not using RL?", proposal("list", ["reduce reasoning token usage"]),
+     "a list of the papers not on a topic is the rules' call"),
 ])
 def test_a_proposal_the_rules_refuse_leaves_the_rules_plan(server, corpus_home, embedder, question, reply, why):
     rules = via(server.url, corpus_home, embedder, llm_plans=False).ask(question)
