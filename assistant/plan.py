@@ -511,8 +511,8 @@ def compared_names(question: str) -> list[str]:
     if re.match(r"\s*(?:please\s+)?(?:compare|contrast)\s", text, re.IGNORECASE) and not is_list(text):
         # "contrast ZeroSiam to TTM", not "compare the papers related to GRPO"
         text = re.sub(r"\s+(?:to|against)\s+", " versus ", text, flags=re.IGNORECASE)
-    text = re.sub(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:does|do|is|are)\s+|^\s*what\s+(?:is|are)\s+"
-                  r"the\s+differences?\s+between\s+|^\s*what\s+(?:do|does)\s+", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"^\s*(?:please\s+)?(?:compare|contrast)\s+|^\s*how\s+(?:does|do|is|are)\s+|^\s*(?:what\s+(?:is|are)\s+)?"
+                  r"(?:the\s+)?differences?\s+between\s+|^\s*what\s+(?:do|does)\s+", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:have\s+in\s+common|share|have\s+to\s+do\s+with\s+each\s+other)\b.*$", "", text,
                   flags=re.IGNORECASE)  # "what do PoLR and CRISP have in common?"
     text = re.sub(r"\s+(?:differ|different|compare[sd]?|contrast)\b.*?\b(?:from|with|to)\s+", " versus ", text,

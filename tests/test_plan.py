@@ -102,6 +102,7 @@ def test_a_question_on_which_of_two_named_papers_is_better_compares_them():
     assert plan_of("ZeroSiam or TTM: which is better for test-time adaptation?", named=["z"]).kind == "compare"
     assert compared_names("ZeroSiam or TTM: which is better for test-time adaptation?") == ["ZeroSiam", "TTM"]
     assert compared_names("Which works better, NuRL or SFPO?") == ["NuRL", "SFPO"]  # not "Which works better"
+    assert compared_names("difference between SFPO and NuRL") == ["SFPO", "NuRL"]  # not "difference between SFPO"
     assert plan_of("Does RL transfer better than SFT?").kind == "topic"  # no paper named
 
 
