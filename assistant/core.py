@@ -156,8 +156,9 @@ class Assistant:
             if plan.kind in ("topic", "list") and resolved.last_kinds.contributions:  # "and in physics?" after benchmarks
                 plan.kind, plan.form = "contribution", "list"
                 resolved.last_kinds.give(plan)
-            elif plan.kind == "topic" and resolved.last_kind in ("list", "contribution", "followup", "compare"):
-                plan.kind, plan.form = "list", "list"  # "and for robotics?" after a list: a list on robotics
+            elif plan.kind == "topic" and (resolved.last_kind in ("list", "contribution", "followup", "compare")
+                                           or resolved.besides):
+                plan.kind, plan.form = "list", "list"  # "and for robotics?" after a list, "are there others on X?"
             plan.question, plan.resolution, plan.besides = question, resolved.why, list(resolved.besides or [])
         else:
             query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
