@@ -88,20 +88,27 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         return Selection(_compared(plan, searcher, where))
     if plan.kind == "contribution":
         return _by_contribution(plan, searcher, where)
-    if plan.kind == "list" and plan.exclude and not plan.query.strip():  # "show me all papers"
-        return _the_rest([], searcher, where)
     if plan.kind == "list":
-        hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
-                                             topic_list=plan.topics or None, pool=LIST_POOL)
-        if plan.exclude:
-            return _the_rest(hits, searcher, where)
-        hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
-        if plan.without:  # "..., but not using RL": less the papers a list on RL gives
-            on, _empty = searcher.search_topics(plan.without, k=None, gate=LIST_GATE, where=where,
-                                                topic_list=[plan.without], pool=LIST_POOL)
-            hits = [h for h in hits if h.id not in {o.id for o in on}]
-        return Selection(hits, empty)
+        return _listed(plan, searcher, k=k, topic_gate=topic_gate, where=where)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
+    return Selection(hits, empty)
+
+
+def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where) -> Selection:
+    """Every paper past the list gate on the plan's topics, with those clearly on its examples, less those on
+    what it leaves out; or every paper *not* on them ("which papers don't use RL?"); or, on no topic, the whole
+    store ("show me all papers")."""
+    if plan.exclude and not plan.query.strip():
+        return _the_rest([], searcher, where)
+    hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
+                                         topic_list=plan.topics or None, pool=LIST_POOL)
+    if plan.exclude:
+        return _the_rest(hits, searcher, where)
+    hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
+    if plan.without:  # "..., but not using RL": less the papers a list on RL gives
+        on, _empty = searcher.search_topics(plan.without, k=None, gate=LIST_GATE, where=where,
+                                            topic_list=[plan.without], pool=LIST_POOL)
+        hits = [h for h in hits if h.id not in {o.id for o in on}]
     return Selection(hits, empty)
 
 
@@ -109,8 +116,8 @@ def _on_examples(plan: Plan, searcher: HybridSearcher, found: set[str], gate: Ga
     """The papers clearly on an example the question gives ("e.g. physics or biology": Lean4PHYS, a physics paper,
     for "machine learning applied to the natural sciences"), that the list on its whole words left out. "Clearly"
     is the topic gate and its ``k``, the few clear winners of each example searched alone: an example is one word
-    or a few, and a paper that merely mentions it is no answer (at 20,000 papers, "physics" alone passes the gate
-    for 400 of them)."""
+    or a few, and a paper that merely mentions it is no answer (at 20,000 papers, uncapped, "physics" and "biology"
+    added 784 papers to a list of 241)."""
     added: list[PaperHit] = []
     for example in plan.examples:
         hits, _empty = searcher.search_topics(example, k=k, gate=gate, where=where, topic_list=[example])
