@@ -300,7 +300,7 @@ def opening(plan, shown: int, total: int, where: str) -> str:
     if plan.paged:
         first = plan.earlier + 1
         about = f" ({'mainly ' if plan.mainly else ''}{plan.kinds_text(', {} only')})" if plan.kind == "contribution" else ""
-        if not plan.query.strip() and plan.exclude:  # "show me all papers"
+        if plan.whole_store:  # "show me all papers"
             head = f"One paper {where}" if total == 1 else f"{total} papers {where}"
         else:
             head = f"{one} {where} answers this{about}" if total == 1 else f"{total} {papers} {where} answer this{about}"

@@ -16,10 +16,13 @@ _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, 
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
-_GROUP = re.compile(r"\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
-                    r"|\b(?:only\s+)?the\s+ones\b|\bonly\s+(?:those|these)\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b"
-                    r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b|\btheir\b"
-                    r"|\bwhich of (?:them|those|these)\b|\bwhich ones\b|\bdo (?:they|any of them)\b"
+# Words that point at an earlier answer's papers, in every question that leans on one ("these papers", "the
+# ones", "each of them", "do they", "what did they"); ``_GROUP`` and ``_REFERS`` add their own.
+_POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)?the\s+ones\b"
+             r"|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
+             r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b")
+_GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b"
+                    r"|\bonly\s+(?:those|these)\b|\btheir\b|\bwhich of (?:them|those|these)\b|\bwhich ones\b"
                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b"
                     # "which use Qwen?", "and which report AIME results?": "which" and a verb, after an answer
                     r"|^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?which\s+(?:use[sd]?|report(?:s|ed)?|evaluate[sd]?|are|were|do|did|"
@@ -82,10 +85,8 @@ def leans_on_an_answer(question: str) -> bool:
 
 # "of them", "these papers", "do they": words that point at an earlier answer's papers (not "their", which a
 # question's own papers may own: "papers that prove their method")
-_REFERS = re.compile(r"\b(?:of|among|from|between)\s+(?:those|these|them)\b|\b(?:those|these)\s+(?:papers|ones|works|methods)\b"
-                     r"|\bthe\s+ones\b|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
-                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both)\b|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b",
-                     re.IGNORECASE)
+_REFERS = re.compile(_POINTING + r"|\b(?:of|among|from|between)\s+(?:those|these|them)\b"
+                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both)\b", re.IGNORECASE)
 # "the second one", "[2]", "paper 3": a number into an earlier answer (not "the first paper to use Lean")
 _LEANING_ORDINAL = re.compile(r"\b(?:the\s+)?(?:" + "|".join(_ORDINALS) + r"|last)\s+one\b|\[\d+\]", re.IGNORECASE)
 
@@ -202,7 +203,7 @@ class Conversation:
             numbered = last
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the
-                numbered = next((t for t in reversed(self.turns) if len(t.citation_ids) > 1), last)  # list before it
+                numbered = self._latest_of_several(last)  # list before it
                 several = _numbers_named(question, len(numbered.citation_ids))
             if len(several) > 1:  # "compare the first two", "[1] and [3]: how do they differ?"
                 remaining = _content(_ORDINAL.sub(" ", _SPAN.sub(" ", rest)))
@@ -261,12 +262,17 @@ class Conversation:
             return answered.kinds
         return AskedKinds()
 
+    def _latest_of_several(self, last: Turn) -> Turn:
+        """The latest answer that cited several papers ("what about the third?" after an answer of one counts in
+        it), or ``last`` when there is none."""
+        return next((t for t in reversed(self.turns) if len(t.citation_ids) > 1), last)
+
     def _numbered(self, ordinal: re.Match, last: Turn) -> tuple[Turn | None, int]:
         """The answer a paper number refers to, and the number: the last answer's, but after an answer of one
         paper ("summarize the first one") a word ordinal counts in the latest answer of several ("what about
         the third?", "the last one?"), while "[1]" is still the one paper on the screen; a number past the
         end of one answer is tried in the other. (None, 0) when neither has that many papers."""
-        several = next((t for t in reversed(self.turns) if len(t.citation_ids) > 1), last)
+        several = self._latest_of_several(last)
         order = (several, last) if ordinal.group(1) and len(last.citation_ids) == 1 else (last, several)
         for turn in order[:1] if several is last else order:
             n = _ordinal_number(ordinal, len(turn.citation_ids))

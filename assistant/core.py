@@ -312,7 +312,7 @@ class Assistant:
         page=answer.next_page)`` is a list answer's next page."""
         from .answer import AnswerStream
         from .conversation import Turn
-        from .evidence import about_the_paper, best_sentences, introducing
+        from .evidence import quotes
 
         if plan is None:
             where = self._filter(where)
@@ -323,21 +323,7 @@ class Assistant:
             where = self._filter(plan.filters)
         selection = self.select(plan, k=k, where=where)
         hits = selection.page(plan)
-        evidence = {}  # each paper's sentence that best answers the topic it was found for
-        if plan.kind == "list" and not plan.query.strip():  # "show me all papers": what each puts forward
-            evidence = {h.id: sentence for h in hits if (sentence := introducing(h.text, h.title))}
-        for topic in dict.fromkeys(h.topic for h in hits if h.id not in evidence):
-            texts = {h.id: h.text for h in hits if h.topic == topic and h.id not in evidence}
-            query = topic or plan.query or plan.question
-            if plan.kind == "named" and len(hits) == 1:  # "what problem does LASER-D solve?": the problem, not the name
-                asked = about_the_paper(query, hits[0].title)
-                intro = introducing(hits[0].text, hits[0].title) if asked == query else None
-                if intro:  # "what is DPH-RL?": where the authors put it forward
-                    evidence[hits[0].id] = intro
-                    continue
-                query = asked
-            found = best_sentences(query, texts, self.embedder, self.lexical)
-            evidence.update({pid: sentence for pid, (sentence, _score) in found.items()})
+        evidence = quotes(plan, hits, self.embedder, self.lexical)
         backend, note = self.backend(llm) if hits else (None, "")
         model = backend.name if backend is not None else "none"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from .search import LEXICAL_WEIGHT, focus
+from .spelling import title_name
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.", "approx.", "resp.")
 _BOUNDARY = re.compile(r"(?<=[.!?])[\"'\u201d)\]]*\s+(?=[A-Z0-9\"'\u201c(\[*_$\\])")
@@ -44,14 +45,6 @@ _ASKS_AVAILABILITY = re.compile(r"\b(?:code|repo(?:sitory)?|link|url|github|webs
 AVAILABILITY_PENALTY = 0.5
 
 
-def _lead_name(title: str) -> str | None:
-    """The name a title leads with ('GEB' for 'GEB: General Exploratory Bonus'), None for a title that is a phrase."""
-    head = title.split(":", 1)[0].strip()
-    if ":" in title:
-        return head if head and len(head.split()) <= 2 else None
-    return head if len(head.split()) == 1 else None  # "EmotionThinker"
-
-
 _ASKING = set("what which who how why is are was were does do did the a an about of in on for to its it this that "
                "paper papers work tell me please explain describe summarize summarise".split())
 
@@ -60,7 +53,7 @@ def about_the_paper(query: str, title: str) -> str:
     """What a question about one named paper asks of it: 'what problem does LASER-D solve' -> 'problem solve',
     so its evidence is the sentence on the problem rather than the one holding the name ('The resulting method
     is termed LASER-D'); the query itself when it asks nothing else ('tell me about LASER-D')."""
-    name = _lead_name(title)
+    name = title_name(title, shortest=1)
     if not name:
         return query
     rest = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", query, flags=re.IGNORECASE)
@@ -79,9 +72,31 @@ def introducing(text: str, title: str) -> str | None:
     """The sentence of an abstract in which the authors put forward the thing its title names ("we propose
     DPH-RL, ..."): what "what is DPH-RL?" asks, where the best match on the bare name may be any sentence that
     names it ("Additionally, DPH-RL is more training-efficient ..."). None when no sentence does."""
-    name = _lead_name(title)
+    name = title_name(title, shortest=1)
     named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE) if name else None
     return next((s for s in sentences(text) if (named is None or named.search(s)) and _INTRODUCES.search(s)), None)
+
+
+def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
+    """Each cited paper's evidence sentence: the one that best answers the topic it was found for; for a question
+    about one named paper, the one on what it asks of the paper, or where the authors put it forward ("what is
+    DPH-RL?"); for a list of the whole store, where each paper puts its work forward."""
+    evidence: dict[str, str] = {}
+    if plan.whole_store:  # "show me all papers"
+        evidence = {h.id: sentence for h in hits if (sentence := introducing(h.text, h.title))}
+    elif plan.kind == "named" and len(hits) == 1:
+        query, paper = plan.query or plan.question, hits[0]
+        asked = about_the_paper(query, paper.title)  # "what problem does LASER-D solve?": the problem, not the name
+        intro = introducing(paper.text, paper.title) if asked == query else None
+        if intro:  # "what is DPH-RL?"
+            return {paper.id: intro}
+        return {paper.id: best_sentences(asked, {paper.id: paper.text}, embedder, lexical)[paper.id][0]}
+    rest = [h for h in hits if h.id not in evidence]
+    for topic in dict.fromkeys(h.topic for h in rest):
+        texts = {h.id: h.text for h in rest if h.topic == topic}
+        found = best_sentences(topic or plan.query or plan.question, texts, embedder, lexical)
+        evidence.update({pid: sentence for pid, (sentence, _score) in found.items()})
+    return evidence
 
 
 def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict[str, tuple[str, float]]:

@@ -201,6 +201,11 @@ class Plan:
             raise ValueError(f"unknown plan kind {self.kind!r}")
 
     @property
+    def whole_store(self) -> bool:
+        """A list of every paper in the store ("show me all papers"): the rest of the store, less no topic."""
+        return self.kind == "list" and self.exclude and not self.query.strip()
+
+    @property
     def paged(self) -> bool:
         """Whether the answer lists every relevant paper (in pages) rather than the top ``k``."""
         return self.form == "list"
@@ -298,8 +303,8 @@ class Plan:
         """One quiet line for the terminal and the web: 'list question: every paper on …'."""
         about = " / ".join(self.topics) if len(self.topics) > 1 else self.query
         if self.kind == "list":
-            text = (f"list question: every paper {'not ' if self.exclude else ''}on {about}" if self.query.strip()
-                    else "list question: every paper in the store")
+            text = ("list question: every paper in the store" if self.whole_store
+                    else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"
             if self.without:

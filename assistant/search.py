@@ -167,20 +167,20 @@ class Candidate:
         return self.dense + LEXICAL_WEIGHT * self.lexical
 
 
+def naming_words(query: str) -> list[str]:
+    """The words of ``query`` that name a thing rather than describe it: coined ones ("GSM8K", "GPT-4", "o1")
+    and ones in capitals of three letters or more ("AIME", "GRPO", "SQL"); not "RL" or "LLMs"."""
+    words = [w.strip(".-") for w in re.findall(r"[\w\-.]+", query)]
+    return [w for w in words if (kind := name_kind(w)) and not re.fullmatch(r"[A-Z]{2,}s", w)
+            and (kind == "coined" or len(squashed(w)) >= 3)]
+
+
 def coined_words(query: str) -> list[str]:
     """The words of ``query`` no dictionary has, squashed: a digit or a capital inside ("MATH500", "GPT-4",
-    "Qwen3", "GSM8K" -> "math500", "gpt4", ...). The encoder knows nothing of them ("report results on
-    MATH500" is 0.18 cosine from a paper reporting them), so a paper holding them is relevant however low
-    it scores."""
-    words = [w.strip(".-") for w in re.findall(r"[\w\-.]+", query)]
-    return [squashed(w) for w in words if name_kind(w) == "coined" and not re.fullmatch(r"[A-Z]{2,}s", w)]  # not "LLMs"
-
-
-def naming_words(query: str) -> list[str]:
-    """The words of ``query`` that name a thing rather than describe it: coined ones ("GSM8K", "GPT-4") and
-    ones in capitals of three letters or more ("AIME", "GRPO", "SQL"); not "RL" or "LLMs"."""
-    words = [w.strip(".-") for w in re.findall(r"[\w\-.]+", query)]
-    return [w for w in words if name_kind(w) and not re.fullmatch(r"[A-Z]{2,}s", w) and len(squashed(w)) >= 3]
+    "Qwen3" -> "math500", "gpt4", "qwen3").
+    The encoder knows nothing of them ("report results on MATH500" is 0.18 cosine from a paper reporting
+    them), so a paper holding them is relevant however low it scores."""
+    return [squashed(w) for w in naming_words(query) if name_kind(w) == "coined"]
 
 
 def holds(text: str, words: list[str]) -> bool:
@@ -241,9 +241,7 @@ class HybridSearcher:
             c.passage = schema.passage(spans[c.id], c.text)
             c.bm25 = bm25.of(c.id)
             c.named = c.id in named
-            if coined:
-                text = squashed(c.text)
-                c.coined = all(word in text for word in coined)
+            c.coined = bool(coined) and holds(c.text, coined)
         # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts.
         # Papers the index lacks (the first reading finds which) are tokenized from their text, once.
         unindexed: dict[str, str] | None = None

@@ -98,7 +98,7 @@ def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     """Every paper past the list gate on the plan's topics, with those clearly on its examples, less those on
     what it leaves out; or every paper *not* on them ("which papers don't use RL?"); or, on no topic, the whole
     store ("show me all papers")."""
-    if plan.exclude and not plan.query.strip():
+    if plan.whole_store:
         return _the_rest([], searcher, where)
     hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
                                          topic_list=plan.topics or None, pool=LIST_POOL)

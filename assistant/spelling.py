@@ -25,11 +25,12 @@ def name_key(text: str) -> str:
     return _NOT_ALNUM.sub("", text.lower())
 
 
-def title_name(title: str) -> str | None:
+def title_name(title: str, shortest: int = MIN_KEY) -> str | None:
     """The name a title leads with: 'PoLR' for 'PoLR: Path of Least Resistance', 'EmotionThinker' for
-    'EmotionThinker'; None for a title that is a phrase ('Why LLMs perform sub-optimally ...')."""
+    'EmotionThinker'; None for a title that is a phrase ('Why LLMs perform sub-optimally ...'), or for a name
+    shorter than ``shortest`` letters (the speller's default skips 'GEB', too short to find in typed text)."""
     head = title.split(":", 1)[0].strip()
-    if not head or len(head.split()) > 2 or len(name_key(head)) < MIN_KEY:
+    if not head or len(head.split()) > 2 or len(name_key(head)) < shortest:
         return None
     return head
 
