@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from .bm25_files import Segment, clear, read_index, read_manifest, write_index
 from .bm25_tokens import stemmer, tokenize
 from .locks import locked
 from .memory import release_free_memory
+from .query_words import topic_words
 from .spelling import NameSpeller
 from .store import Store
 
@@ -282,12 +284,24 @@ class LexicalIndex:
         """Inverse document frequency; a term the corpus lacks counts as rare."""
         return self._idf_of(self._vocab.get(term))
 
+    def term_shares(self, query: str) -> dict[str, float]:
+        return self._term_shares(query)
+
     def _term_shares(self, query: str) -> dict[str, float]:
-        """Each distinct query term's share of the query's total IDF (the shares sum to 1)."""
+        """Each distinct term of what the query is about (``topic_words``) with its share of their total IDF
+        (the shares sum to 1)."""
         self.ensure_current()
-        weights = {t: self.idf(t) for t in set(self.tokenize([query])[0])}
+        weights = {t: self.idf(t) for t in set(self.tokenize([topic_words(query)])[0])}
         total = sum(weights.values()) or 1.0
         return {t: w / total for t, w in weights.items()}
+
+    def unknown_share(self, query: str) -> float:
+        """The share of ``query``'s coverage (``term_shares``) in terms no paper of the index holds: "protein" in
+        "protein structure prediction" asked of a store without a paper on proteins. Not the whole-word forms of
+        hyphenated words ("mixtureofexperts"), which count only when their parts are unknown too."""
+        shares = self._term_shares(query)
+        joined = {t for w in re.findall(r"\w+(?:-\w+)+", topic_words(query)) for t in self.tokenize([w.replace("-", "")])[0]}
+        return sum(share for term, share in shares.items() if term not in joined and self._vocab.get(term) is None)
 
     def coverage(self, query: str, texts: dict[str, str]) -> dict[str, float]:
         """IDF-weighted share of the query's distinct terms found in each text.

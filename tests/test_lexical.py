@@ -153,3 +153,16 @@ def test_hyphenated_compounds_count_whole(corpus):
         "apart": "At test time, the time budget limits domain adaptation."})
     assert shares["whole"] > shares["apart"] and shares["whole"] > 0.99
 
+
+
+@pytest.mark.parametrize("query, words", [
+    ("Which papers report results on AIME?", "AIME"),
+    ("what work is there on audio?", "audio"),
+    ("papers that study world models", "world models"),
+    ("partial supervision between SFT and RL", "partial supervision between SFT RL"),  # how things relate stays
+    ("what is it?", "what is it?"),  # nothing left: the query itself
+])
+def test_topic_words_leave_out_the_words_of_asking(query, words):
+    from assistant.query_words import topic_words
+
+    assert topic_words(query) == words

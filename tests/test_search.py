@@ -223,3 +223,38 @@ def test_a_coined_word_of_the_question_keeps_the_papers_that_hold_it(corpus):
     answer = corpus.ask("Which papers report results on MATH500?", llm="none", page_size=None)
     assert len(holding) >= 2 and holding <= {c.id for c in answer.citations}
     assert corpus.ask("Which papers report results on MATH900?", llm="none").citations == []
+
+
+def test_a_benchmark_named_in_capitals_keeps_the_papers_that_name_it(corpus):
+    """"AIME" stems to "aim", as "aims" does, and the encoder knows it no better than "MATH500": a paper counts
+    as holding it only if it writes the word ("AIME", "AIME2024"), and then is kept as for a coined word."""
+    import re
+
+    naming = {short_title(p.title) for p in corpus.papers() if re.search(r"(?<![A-Za-z])AIME(?![A-Za-z])", p.text)}
+    aims = {short_title(p.title) for p in corpus.papers() if re.search(r"\baims?\b", p.text) and "AIME" not in p.text}
+    answer = corpus.ask("Which papers report results on AIME?", llm="none", page_size=None)
+    assert naming == {"THINKMERGE", "LASER-D", "PoLR", "Parallel-R1"} and "Lean4PHYS" in aims
+    assert {short_title(c.title) for c in answer.citations} == naming
+    # an acronym the abstracts spell out is a method or a concept, which a paper may name in passing: not kept so
+    from assistant.acronyms import definitions
+    from assistant.search import _undefined_capitals
+
+    defined = definitions(p.text for p in corpus.papers())
+    assert _undefined_capitals("papers that modify GRPO, evaluated on AIME or SQL", defined) == ["AIME", "SQL"]
+
+
+def test_a_list_on_what_no_paper_mentions_finds_nothing(corpus):
+    """"Protein" is in no abstract of the store, and nothing is near in meaning: the paper on cell biology that
+    holds "structure" and "prediction" is no answer. A question whose unknown words are its verbs still finds
+    its papers ("agents built on LLMs": no abstract says "built")."""
+    protein = corpus.ask("papers on protein structure prediction", llm="none")
+    assert protein.plan.kind == "list" and protein.citations == []
+    assert corpus.lexical.unknown_share("protein structure prediction") > 0.25
+    assert corpus.lexical.unknown_share("mixture-of-experts") > 0  # the hyphenated word's parts are unknown too
+    assert corpus.lexical.unknown_share("test-time training") == 0  # known parts: "testtime" does not count
+    built = corpus.ask("papers about agents built on LLMs", llm="none", page_size=None)
+    assert "WebShaper" in {short_title(c.title) for c in built.citations}
+
+
+def short_title(title: str) -> str:
+    return title.split(":")[0]

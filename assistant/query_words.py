@@ -1,0 +1,43 @@
+"""The words of a question that say what it is about, as coverage counts them.
+
+Coverage (the IDF-weighted share of a question's terms a paper holds) weighs every term the tokenizer keeps,
+and bm25s's English stop list is short: it keeps "which", "them", "without", "how". A question's asking words
+("which papers study ...", "report results on AIME", "work on audio") then count as part of its topic, and a
+paper scores for holding them: "study world models" matched every abstract with "study" and "real-world
+models", "report results on AIME" found the AIME papers at half coverage and under the list gate's floor.
+Function words and the verbs and nouns of asking are left out here; BM25's own scoring keeps them.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Determiners, pronouns, auxiliaries, prepositions, conjunctions, question words and quantifiers. Not the
+# prepositions that say how things relate ("between SFT and RL", "without training", "against"): a paper
+# saying the same is saying what was asked.
+FUNCTION_WORDS = frozenset("""
+a an the and or but nor of in on at to for from by with within into onto about above below over under
+among through during before after via than as per across along around toward towards upon
+is are was were be been being am do does did done doing have has had having can could will would shall should
+may might must i me my we us our you your he she it its they them their this that these those which what who
+whom whose where when why how whether if then so such any some all each every both either neither no not only
+also just more most less least other others another same own very too there here one ones eg ie etc vs versus
+""".split())
+
+# What a question says to ask about papers rather than what the papers are about.
+ASKING_WORDS = frozenset("""
+paper papers work works study studies studied studying research article articles approach approaches
+deal deals dealing look looks looking address addresses addressing tackle tackles tackling
+investigate investigates investigating examine examines examining focus focuses focusing
+report reports reporting result results use uses using used apply applies applying aim aims
+try tries trying anything something anyone anybody people getting get make makes making
+""".split())
+
+_WORD = re.compile(r"[\w][\w\-']*")
+
+
+def topic_words(query: str) -> str:
+    """``query`` less its function and asking words: 'Which papers report results on AIME?' -> 'AIME'. The
+    query itself when nothing would be left ("what is it?")."""
+    kept = [w for w in _WORD.findall(query) if w.lower().strip("'") not in FUNCTION_WORDS | ASKING_WORDS]
+    return " ".join(kept) if kept else query
