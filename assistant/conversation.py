@@ -24,6 +24,8 @@ _POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)
 _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b"
                     r"|\bonly\s+(?:those|these)\b|\btheir\b|\bwhich of (?:them|those|these)\b|\bwhich ones\b"
                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b"
+                    # "summarize them", "describe those", "rank them by efficiency": something asked of each of them
+                    r"|\b(?:summari[sz]e|describe|explain|review|rank|sort|order|list)\s+(?:them|these|those|both|all\s+of\s+them)\b"
                     # "which use Qwen?", "and which report AIME results?": "which" and a verb, after an answer
                     r"|^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?which\s+(?:use[sd]?|report(?:s|ed)?|evaluate[sd]?|are|were|do|did|"
                     r"have|propose[sd]?|stud(?:y|ies|ied)|introduce[sd]?|rel(?:y|ies|ied)|appl(?:y|ies|ied)|target(?:s|ed)?|"

@@ -49,7 +49,8 @@ CONTRIBUTION_WORDS = {
     "theory": r"theor(?:y|ies|etical(?:ly)?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
-                                r"|analysis\s+papers?",
+                                r"|analysis\s+papers?"
+                                r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical",  # "purely empirical"
     "survey/position": r"surveys?|position\s+papers?|overviews?|literature\s+reviews?",
     "system/tool": r"toolkits?|librar(?:y|ies)|software|open-source\s+tools?|systems?\s+papers?",
 }
@@ -60,8 +61,17 @@ _ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
                          r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
                          re.IGNORECASE)
+# A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
+# RL" (every paper with that label, as "are there any theoretical papers?" asks; "mainly" asks for the main one).
+_KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|position|analysis|empirical|system|tool)"
+                            r"\s+(?:papers?|works?)\b", re.IGNORECASE)
+# A kind a paper brings to what it claims: "papers that back their claims with theory", "support their method
+# with a theoretical analysis". Theory, since a paper contributes it; "train with synthetic data" uses data.
+_BACKED_BY = re.compile(r"\b(?:back(?:s|ed)?|support(?:s|ed)?|justif\w*|ground(?:s|ed)?|with)\s+(?:\w+\s+){0,3}?"
+                        r"(?:theor(?:y|ies|etical(?:ly)?)|proofs?|guarantees?)\b", re.IGNORECASE)
 # What follows these is what the question does *not* want ("empirical studies rather than new benchmarks").
-_EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than)\b.*$",
+_EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than|"
+                        r"even if|even though|although|though|regardless of)\b.*$",  # a concession is not asked for either
                         re.IGNORECASE | re.DOTALL)
 
 # A contrast inside a question, up to the end of its clause: "agents that are not language models, e.g.
@@ -362,7 +372,7 @@ def contributions_asked(question: str) -> list[str]:
     wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values())  # "benchmarks for agents?", "list benchmarks ..."
-    if not opening and not _KIND_FRAME.search(wanted):
+    if not (opening or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
 
@@ -396,8 +406,8 @@ _ASKING = re.compile(r"^(?:(?:please|can you|could you)\s+)*(?:list|show|find|gi
                      r"(?:all\s+|the\s+|some\s+|any\s+)?(?:new\s+|recent\s+)?", re.IGNORECASE)
 
 
-_MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|only)\s+(?:\w+\s+)?(?:"
-                     + "|".join(CONTRIBUTION_WORDS.values()) + r")|\bas\s+(?:their|its)\s+main\s+contribution",
+_MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+)?(?:"
+                     + "|".join(CONTRIBUTION_WORDS.values()) + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution",
                      re.IGNORECASE)
 
 
@@ -423,6 +433,11 @@ _TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+|
                                r"(?:for|on|in|about|of|covering|targeting|related\s+to)\s+"
                                r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|existing\b|this\b|these\b|"
                                r"the\s+(?:store|collection|corpus)\b)\w", re.IGNORECASE)
+# "theory papers that study attention", "benchmark papers covering agents": the papers of the kind, and a verb
+_PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s+(?:that\s+|which\s+)?|(?:that|which)\s+)(?:stud(?:y|ies)|"
+                                r"examine|examines|analy[sz]es?|address(?:es)?|tackles?|deals?\s+with|looks?\s+at|"
+                                r"cover(?:s|ing)?|target(?:s|ing)?)\s+(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b)\w",
+                                re.IGNORECASE)
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
 _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|own|their|its|which|what|there|are|is|"
                              r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
@@ -444,7 +459,7 @@ def names_a_topic(question: str) -> bool:
     must be about, rather than only qualifying the kind ("papers with theoretical analysis to support their
     method")."""
     wanted = _EXCLUSION.sub("", question)
-    if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted):
+    if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted):
         return True
     return any(not _NOT_A_MODIFIER.match(m.group(1)) for m in _BEFORE_KIND.finditer(wanted))
 

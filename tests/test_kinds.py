@@ -563,3 +563,15 @@ def test_eval_reports_per_type_and_batch_runs_conversations(corpus_home, tmp_pat
     assert [a["plan"]["kind"] for a in lines[1]["conversation"]] == ["list", "compare"]
     assert lines[1]["conversation"][1]["comparison"]
 
+
+def test_a_kind_said_of_the_papers_or_brought_to_their_claims_is_asked_for(corpus):
+    """"Theory papers that study attention": the papers with a theory label, on attention; "papers that back
+    their claims with theory": every paper with a theory label, as "include some theory" gives."""
+    attention = corpus.ask("which theory papers study attention?", llm="none")
+    assert attention.plan.kind == "contribution" and attention.plan.contributions == ["theory"]
+    cited = short(c.title for c in attention.citations)
+    assert "ECA" in cited and "A new concept in AI confidence adjustment" not in cited
+    backed = corpus.ask("Which papers back their claims with theory?", llm="none", page_size=None)
+    some = corpus.ask("Which papers include some theoretical analysis?", llm="none", page_size=None)
+    assert backed.plan.kind == "contribution" and not backed.plan.mainly
+    assert {c.id for c in backed.citations} == {c.id for c in some.citations} and len(backed.citations) >= 5

@@ -171,6 +171,10 @@ def test_follow_ups_are_resolved_against_the_last_answer():
         several = conversation.resolve(asked)
         assert several.restrict_to == papers, asked
         assert plan_of(asked, followup=several).kind == "compare" or "share" in asked
+    for asked in ("summarize them", "describe those", "rank them by efficiency"):  # asked of each of them
+        each = conversation.resolve(asked)
+        assert each.restrict_to == ["a", "b", "c"] and each.whole_set, asked
+        assert plan_of(asked, followup=each).kind == "followup", asked
 
 
 def test_numbers_after_an_answer_of_one_paper_count_in_the_list_before_it():
@@ -281,6 +285,9 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Are there any papers on Lean that introduce a benchmark?", True),  # the topic said of the papers
     ("Which benchmarks are about law?", True),
     ("Which benchmarks are there?", False),
+    ("which theory papers study attention?", True),  # the papers of the kind, and what they study
+    ("benchmarks that examine agents", True),
+    ("empirical studies that examine how models behave", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
@@ -341,3 +348,21 @@ def test_the_topic_a_list_leaves_out(question, topic):
     from assistant.plan import left_out_topic
 
     assert left_out_topic(question) == topic
+
+
+@pytest.mark.parametrize("question, kinds, mainly", [
+    ("Which papers back their claims with theory?", ["theory"], False),  # a kind brought to what is claimed
+    ("papers with theoretical guarantees", ["theory"], False),
+    ("papers that train with synthetic data", [], False),  # data used, not contributed
+    ("which theory papers study attention?", ["theory"], False),  # a kind said of the papers
+    ("Are there any analysis papers on RL for LLMs?", ["empirical study/analysis"], False),
+    ("Which papers are purely empirical?", ["empirical study/analysis"], True),
+    # a concession is not asked for: the theory is
+    ("Which papers include some theoretical analysis, even if they are mostly empirical?", ["theory"], False),
+])
+def test_how_a_question_asks_for_a_kind(question, kinds, mainly):
+    from assistant.plan import asks_mainly
+
+    assert contributions_asked(question) == kinds
+    assert asks_mainly(question) is mainly
+    assert plan_of(question).kind == ("contribution" if kinds else "list")
