@@ -304,7 +304,7 @@ class HybridSearcher:
         ("real-world ... models", "the model of the world"): it holds all of them, and would pass as on the
         compound. A paper with them next to each other (at most one word between, stop words aside: "world
         model", "world-model-based") keeps its coverage, and one holding only some of them has the share it has.
-        Over the list questions of dev2.jsonl, tests/data/check.jsonl and check2.jsonl, only check2.jsonl has
+        Over the list questions of dev2.jsonl, tests/data/check.jsonl and check2.jsonl, only tests/data/check2.jsonl has
         short compounds that papers hold apart ("world models", "image generation", "curriculum learning"): list
         F1 0.869 -> 0.890 there, the others unchanged."""
         words = compound(query)
