@@ -283,12 +283,13 @@ class HybridSearcher:
         unindexed: dict[str, str] | None = None
         unknown = 1.0
         for reading in readings(query, defined):
-            unknown = min(unknown, self.lexical.unknown_share(reading))
-            shares = self.lexical.paper_coverage(reading, [c.id for c in ranked])
+            terms = self.lexical.term_shares(reading)
+            unknown = min(unknown, self.lexical.unknown_share(reading, terms))
+            shares = self.lexical.paper_coverage(reading, [c.id for c in ranked], terms)
             if unindexed is None:
                 unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
-            shares.update(self.lexical.coverage(reading, unindexed) if unindexed else {})
-            unstemmed = self._unstemmed_names(reading)
+            shares.update(self.lexical.coverage(reading, unindexed, terms) if unindexed else {})
+            unstemmed = self._unstemmed_names(reading, terms)
             for c in ranked:
                 share = shares.get(c.id, 0.0) - sum(part for word, part in unstemmed if not _holds_word(c, word))
                 c.lexical = max(c.lexical, share)
@@ -315,9 +316,11 @@ class HybridSearcher:
         terms = list(dict.fromkeys(self.lexical.tokenize([words])[0])) if words else []
         if len(terms) < 2:
             return
-        texts = self.lexical.tokenize([f"{c.meta.get('title', '')} {c.text}" for c in ranked])
+        indexed = self.lexical.paper_coverage(words, [c.id for c in ranked])
+        holding = [c for c in ranked if indexed.get(c.id, 1.0) >= FULL_COVERAGE]  # tokenize only these (or unindexed)
+        texts = self.lexical.tokenize([f"{c.meta.get('title', '')} {c.text}" for c in holding])
         whole = False
-        for c, tokens in zip(ranked, texts):
+        for c, tokens in zip(holding, texts):
             held = _held(terms, tokens)
             whole = whole or held is True
             if held is False and not c.named and not c.coined:
@@ -326,11 +329,10 @@ class HybridSearcher:
             for c in ranked:
                 c.unknown = 1.0
 
-    def _unstemmed_names(self, reading: str) -> list[tuple[str, float]]:
+    def _unstemmed_names(self, reading: str, shares: dict[str, float]) -> list[tuple[str, float]]:
         """The naming words of ``reading`` that the stemmer turns into another word ("AIME" into "aim", which
-        "aims" also gives), each with its term's share of the coverage: a paper holds one only if it holds the
-        word itself."""
-        shares = self.lexical.term_shares(reading)
+        "aims" also gives), each with its term's share of the coverage (``shares``): a paper holds one only if
+        it holds the word itself."""
         found = []
         for word in naming_words(reading):
             terms = self.lexical.tokenize([word])[0]
