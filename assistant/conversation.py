@@ -181,8 +181,11 @@ class Conversation:
         leans = _ORDINAL.search(question) or _GROUP.search(question) or _PRONOUN.search(_SWITCH.sub("", question))
         if switch and not leans:
             topic = _SWITCH.sub("", question).strip(" ?.!")
-            return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=previous.kind,
-                            last_kinds=previous.kinds)
+            # the kind of the last search, not of a subset chosen from it since: "and what about video?" after
+            # "which papers work on audio?" and "which one builds a dataset?" asks for papers on video
+            searched = next((t for t in reversed(self.turns) if t.kind != "out_of_scope" and t.within is None), previous)
+            return Resolved(topic, None, True, f"a new search on {topic}", switch_to=topic, last_kind=searched.kind,
+                            last_kinds=searched.kinds)
         rest = _FOLLOW_FRAME.sub(" ", question)
         if last and _SIMILAR.search(question):  # "are there similar papers?"
             one = len(last.citation_ids) == 1  # its title says what to quote the others on; a set's question

@@ -366,3 +366,22 @@ def test_how_a_question_asks_for_a_kind(question, kinds, mainly):
     assert contributions_asked(question) == kinds
     assert asks_mainly(question) is mainly
     assert plan_of(question).kind == ("contribution" if kinds else "list")
+
+
+def test_a_topic_switch_after_a_subset_keeps_the_kind_of_the_last_search():
+    """"Which papers work on audio?", "which one builds a dataset?", "and what about video?": papers on video,
+    not datasets on video; after "which papers introduce a benchmark?" and a subset, benchmarks on physics."""
+    from assistant.conversation import AskedKinds
+
+    conversation = Conversation()
+    conversation.add(Turn("which papers work on audio?", "work on audio", "...", ["a", "b"], ["A: x", "B: y"], "list"))
+    conversation.add(Turn("which one builds a dataset?", "builds dataset", "...", ["b"], ["B: y"], "followup",
+                          AskedKinds(("benchmark/dataset",)), within=["a", "b"]))
+    switch = conversation.resolve("and what about video?")
+    assert switch.switch_to == "video" and switch.last_kind == "list" and switch.last_kinds == AskedKinds()
+    benchmarks = Conversation()
+    benchmarks.add(Turn("which papers introduce a benchmark?", "", "...", ["a", "b"], ["A: x", "B: y"], "contribution",
+                        AskedKinds(("benchmark/dataset",))))
+    benchmarks.add(Turn("which of them is about law?", "law", "...", ["b"], ["B: y"], "followup",
+                        AskedKinds(("benchmark/dataset",)), within=["a", "b"]))
+    assert benchmarks.resolve("and what about physics?").last_kinds.contributions == ("benchmark/dataset",)
