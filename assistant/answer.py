@@ -117,7 +117,8 @@ class AnswerStream:
     def __init__(self, plan: "Plan", hits: list[PaperHit], evidence: dict[str, str],
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
-                 empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False) -> None:
+                 empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False,
+                 unknown_words: list[str] | None = None) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -140,6 +141,7 @@ class AnswerStream:
         self._store_size = store_size
         self._filtered = filtered
         self._empty_topics = empty_topics or []  # topics of the question that found no paper
+        self._unknown_words = unknown_words or []  # words of a question that found nothing that no abstract holds
         self._started = time.perf_counter()
         self._cancelled = False
         self._on_done = on_done
@@ -244,6 +246,10 @@ class AnswerStream:
                     "so I cite none.")
         if self.plan.kind == "contribution":
             return f"No paper {'matching the filters' if self._filtered else 'in the store'} {self._what_was_asked()}, so I cite none."
+        if self._unknown_words:  # why: "protein" is in no abstract
+            said = " or ".join(f"\u201c{w}\u201d" for w in self._unknown_words)
+            return (f"No abstract in the store mentions {said}, and none is near this in meaning, so I cite no "
+                    "paper. Try other words, or add abstracts with `assistant ingest PATH`.")
         return abstention(self._store_size, self._filtered)
 
     def _what_was_asked(self) -> str:

@@ -337,9 +337,11 @@ class Assistant:
         from .synthesis import capable
 
         synthesize = capable(backend) and plan.form in ("comparison", "list", "quotes")
+        unknown = self.lexical.unknown_words(plan.query) if not hits and plan.kind == "list" and plan.query else []
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
-                            empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize)
+                            empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,
+                            unknown_words=unknown)
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""

@@ -304,6 +304,14 @@ class LexicalIndex:
         joined = {t for w in re.findall(r"\w+(?:-\w+)+", topic_words(query)) for t in self.tokenize([w.replace("-", "")])[0]}
         return sum(share for term, share in shares.items() if term not in joined and self._vocab.get(term) is None)
 
+    def unknown_words(self, query: str) -> list[str]:
+        """The words of what ``query`` is about (``topic_words``) that no paper of the index holds, as typed:
+        "protein" of "papers on protein structure prediction"."""
+        self.ensure_current()
+        words = dict.fromkeys(w.strip("'") for w in topic_words(query).split())
+        return [w for w in words if (terms := self.tokenize([w.replace("-", " ")])[0])
+                and all(self._vocab.get(t) is None for t in terms)]
+
     def coverage(self, query: str, texts: dict[str, str], shares: dict[str, float] | None = None) -> dict[str, float]:
         """IDF-weighted share of the query's distinct terms found in each text.
 

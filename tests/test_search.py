@@ -249,6 +249,8 @@ def test_a_list_on_what_no_paper_mentions_finds_nothing(corpus):
     its papers ("agents built on LLMs": no abstract says "built")."""
     protein = corpus.ask("papers on protein structure prediction", llm="none")
     assert protein.plan.kind == "list" and protein.citations == []
+    assert protein.answer.startswith("No abstract in the store mentions \u201cprotein\u201d, and none is near this in meaning")
+    assert corpus.lexical.unknown_words("quantizing LLM weights to low bit-widths") == ["quantizing", "bit-widths"]
     assert corpus.lexical.unknown_share("protein structure prediction") > 0.25
     assert corpus.lexical.unknown_share("mixture-of-experts") > 0  # the hyphenated word's parts are unknown too
     assert corpus.lexical.unknown_share("test-time training") == 0  # known parts: "testtime" does not count
