@@ -46,13 +46,14 @@ DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
     BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|" + DATA_USE_WORDS["training"],
-    "theory": r"theor(?:y|ies|etical(?:ly)?)",
+    "theory": r"theor(?:y|ies|etical(?:ly)?)|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis\s+papers?"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical",  # "purely empirical"
     "survey/position": r"surveys?|position\s+papers?|overviews?|literature\s+reviews?",
-    "system/tool": r"toolkits?|librar(?:y|ies)|software|open-source\s+tools?|systems?\s+papers?",
+    "system/tool": r"toolkits?|librar(?:y|ies)|software|open-source\s+tools?|systems?\s+papers?"
+                   r"|(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",  # "a system or tool"
 }
 _CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
 _DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words in DATA_USE_WORDS.items()}
@@ -396,7 +397,7 @@ def _data_use(question: str, kinds: list[str]) -> str | None:
 # A kind named as what papers use, not what they contribute: "do any of them use math benchmarks?", "papers
 # evaluated on new datasets" ask about evaluation. "Which papers introduce and evaluate on a benchmark?"
 # still asks for a benchmark: "introduce" stays.
-_USED = re.compile(r"\b(?:use[sd]?|using|evaluat\w*|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
+_USED = re.compile(r"\b(?:use[sd]?|using|evaluat(?:e[sd]?|ing)|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
                    r"experiment\w*)\s+(?:(?:on|with|against|in|over|across)\s+)?(?:\w+\s+){0,2}?"
                    r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
 

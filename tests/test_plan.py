@@ -354,6 +354,10 @@ def test_the_topic_a_list_leaves_out(question, topic):
     ("Which papers back their claims with theory?", ["theory"], False),  # a kind brought to what is claimed
     ("papers with theoretical guarantees", ["theory"], False),
     ("papers that train with synthetic data", [], False),  # data used, not contributed
+    ("Are there any evaluation benchmarks in the collection?", ["benchmark/dataset"], False),  # a noun, not "evaluated on"
+    ("Which papers provide formal guarantees?", ["theory"], False),
+    ("Which papers present a system or tool?", ["system/tool"], False),
+    ("Are there papers on multi-agent systems?", [], False),  # a topic, not a kind
     ("which theory papers study attention?", ["theory"], False),  # a kind said of the papers
     ("Are there any analysis papers on RL for LLMs?", ["empirical study/analysis"], False),
     ("Which papers are purely empirical?", ["empirical study/analysis"], True),
