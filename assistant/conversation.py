@@ -30,7 +30,10 @@ _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:tho
                     r"|^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?which\s+(?:use[sd]?|report(?:s|ed)?|evaluate[sd]?|are|were|do|did|"
                     r"have|propose[sd]?|stud(?:y|ies|ied)|introduce[sd]?|rel(?:y|ies|ied)|appl(?:y|ies|ied)|target(?:s|ed)?|"
                     r"train(?:s|ed)?|focus(?:es|ed)?|need(?:s|ed)?|handle[sd]?|address(?:es|ed)?|test(?:s|ed)?|"
-                    r"measure[sd]?|compare[sd]?)\b(?!\s+(?:the\s+)?(?:papers|works|studies)\b)",
+                    r"measure[sd]?|compare[sd]?|improve[sd]?|reduce[sd]?|achieve[sd]?|outperform(?:s|ed)?|show(?:s|ed)?|"
+                    r"require[sd]?|work(?:s|ed)?|combine[sd]?|extend(?:s|ed)?|build(?:s)?|leverage[sd]?|employ(?:s|ed)?|"
+                    r"adopt(?:s|ed)?|involve[sd]?|consider(?:s|ed)?|mention(?:s|ed)?|include[sd]?|cover(?:s|ed)?|"
+                    r"support(?:s|ed)?|generali[sz]e[sd]?|can|could|also)\b(?!\s+(?:the\s+)?(?:papers|works|studies)\b)",
                     re.IGNORECASE)
 # "is Lean4PHYS among them?": whether a paper the question names is one of the last answer's.
 MEMBERSHIP = re.compile(r"\b(?:among|one\s+of|part\s+of|in|included\s+in)\s+(?:them|those|these|the\s+list|the\s+(?:last\s+)?answer)\b"
@@ -231,7 +234,9 @@ class Conversation:
                 ids, papers = list(last.citation_ids), the_papers(len(last.citation_ids))
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set
-                sibling = bool(switch and previous.within and len(previous.within) > len(previous.citation_ids))
+                # (or "and which improve stability?" after "which of them improve pass@k?": the same set again)
+                parallel = switch or re.match(r"^\s*(?:and|also)\s+which\b(?!\s+(?:of|among)\b)", question, re.IGNORECASE)
+                sibling = bool(parallel and previous.within and len(previous.within) > len(previous.citation_ids))
                 if sibling:
                     ids, papers = list(previous.within), the_papers(len(previous.within), chosen_from=True)
                 if negated and remaining:

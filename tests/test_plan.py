@@ -389,3 +389,17 @@ def test_a_topic_switch_after_a_subset_keeps_the_kind_of_the_last_search():
     benchmarks.add(Turn("which of them is about law?", "law", "...", ["b"], ["B: y"], "followup",
                         AskedKinds(("benchmark/dataset",)), within=["a", "b"]))
     assert benchmarks.resolve("and what about physics?").last_kinds.contributions == ("benchmark/dataset",)
+
+
+def test_and_which_after_a_subset_asks_the_same_set_again():
+    """"Which of them improve pass@k?", then "and which improve training stability?": another subset of the papers
+    the last answer chose from; "and which of those use RL?" is a subset of the last answer itself."""
+    conversation = Conversation()
+    conversation.add(Turn("which papers use GRPO?", "GRPO", "...", ["a", "b", "c", "d"], ["A: w", "B: x", "C: y", "D: z"],
+                          "list"))
+    conversation.add(Turn("which of them improve pass@k?", "improve pass k", "...", ["b", "c"], ["B: x", "C: y"],
+                          "followup", within=["a", "b", "c", "d"]))
+    again = conversation.resolve("and which improve training stability?")
+    assert again.restrict_to == ["a", "b", "c", "d"] and again.sibling and "training stability" in again.query
+    those = conversation.resolve("and which of those use RL?")
+    assert those.restrict_to == ["b", "c"] and not those.sibling
