@@ -33,13 +33,28 @@ report reports reporting result results use uses using used apply applies applyi
 try tries trying anything something anyone anybody people getting get make makes making
 """.split())
 
-_WORD = re.compile(r"[\w][\w\-']*")
+_WORD_OR_MARK = re.compile(r"[\w][\w\-']*|[^\w\s]")
+_LEFT_OUT = FUNCTION_WORDS | ASKING_WORDS
+
+
+def _runs(query: str) -> list[list[str]]:
+    """The runs of topic words of ``query``, split where a function or asking word or a punctuation mark stood:
+    'which papers study world models?' -> [['world', 'models']]."""
+    runs: list[list[str]] = [[]]
+    for word in _WORD_OR_MARK.findall(query):
+        if word[0].isalnum() or word[0] == "_":
+            if word.lower().strip("'") not in _LEFT_OUT:
+                runs[-1].append(word)
+                continue
+        if runs[-1]:
+            runs.append([])
+    return [run for run in runs if run]
 
 
 def topic_words(query: str) -> str:
     """``query`` less its function and asking words: 'Which papers report results on AIME?' -> 'AIME'. The
     query itself when nothing would be left ("what is it?")."""
-    kept = [w for w in _WORD.findall(query) if w.lower().strip("'") not in FUNCTION_WORDS | ASKING_WORDS]
+    kept = [word for run in _runs(query) for word in run]
     return " ".join(kept) if kept else query
 
 
@@ -48,16 +63,7 @@ def compound(query: str, longest: int = 3) -> str | None:
     networks", "image generation"): a compound, whose words mean it only together. None for a single word, a
     longer or a broken-up topic ("reasoning token usage in LLMs"), or one with a hyphenated word (which the index
     already reads whole)."""
-    runs, current = [], []
-    for word in re.findall(r"[\w][\w\-']*|[^\w\s]", query):
-        if not re.match(r"\w", word) or word.lower().strip("'") in FUNCTION_WORDS | ASKING_WORDS:
-            if current:
-                runs.append(current)
-            current = []
-        else:
-            current.append(word)
-    if current:
-        runs.append(current)
+    runs = _runs(query)
     if len(runs) != 1 or not 2 <= len(runs[0]) <= longest or any("-" in w for w in runs[0]):
         return None
     return " ".join(runs[0])
