@@ -36,7 +36,7 @@ PAGE_SIZE = 20
 # paper): "benchmarks" are to evaluate on, "training data" to train on; a bare "dataset" or "corpus" is either.
 DATA_USE_WORDS = {
     "evaluation": r"benchmarks?|test\s+suites?|testbeds?|leaderboards?|evaluation\s+(?:data(?:sets?)?|suites?|sets?)",
-    "training": r"(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+(?:data(?:sets?)?|corpus|corpora|sets?)"
+    "training": r"(?:(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+)+(?:data(?:sets?)?|corpus|corpora|sets?)"
                 r"|data(?:set)?(?=[\s-]+(?:synthesis|generation|curation|construction)))"
                 r"(?:[\s-]+(?:synthesis|generation|curation|construction))?(?:[\s-]+(?:pipelines?|frameworks?))?",
 }

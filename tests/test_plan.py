@@ -287,6 +287,7 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Which benchmarks are there?", False),
     ("which theory papers study attention?", True),  # the papers of the kind, and what they study
     ("benchmarks that examine agents", True),
+    ("Which papers contribute synthetic training data?", False),  # "synthetic training" is the kind of data
     ("empirical studies that examine how models behave", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
@@ -358,6 +359,7 @@ def test_the_topic_a_list_leaves_out(question, topic):
     ("Which papers provide formal guarantees?", ["theory"], False),
     ("Which papers present a system or tool?", ["system/tool"], False),
     ("Are there papers on multi-agent systems?", [], False),  # a topic, not a kind
+    ("Which papers contribute synthetic training data?", ["benchmark/dataset"], False),
     ("which theory papers study attention?", ["theory"], False),  # a kind said of the papers
     ("Are there any analysis papers on RL for LLMs?", ["empirical study/analysis"], False),
     ("Which papers are purely empirical?", ["empirical study/analysis"], True),
