@@ -35,6 +35,8 @@ _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:tho
                     r"adopt(?:s|ed)?|involve[sd]?|consider(?:s|ed)?|mention(?:s|ed)?|include[sd]?|cover(?:s|ed)?|"
                     r"support(?:s|ed)?|generali[sz]e[sd]?|can|could|also)\b(?!\s+(?:the\s+)?(?:papers|works|studies)\b)",
                     re.IGNORECASE)
+# "and which improve stability?" (not "and which of those ..."): after a subset, another question of its set
+_AND_WHICH = re.compile(r"^\s*(?:and|also)\s+which\b(?!\s+(?:of|among)\b)", re.IGNORECASE)
 # "is Lean4PHYS among them?": whether a paper the question names is one of the last answer's.
 MEMBERSHIP = re.compile(r"\b(?:among|one\s+of|part\s+of|in|included\s+in)\s+(?:them|those|these|the\s+list|the\s+(?:last\s+)?answer)\b"
                         r"|\bincluded\b", re.IGNORECASE)
@@ -235,7 +237,7 @@ class Conversation:
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set
                 # (or "and which improve stability?" after "which of them improve pass@k?": the same set again)
-                parallel = switch or re.match(r"^\s*(?:and|also)\s+which\b(?!\s+(?:of|among)\b)", question, re.IGNORECASE)
+                parallel = switch or _AND_WHICH.match(question)
                 sibling = bool(parallel and previous.within and len(previous.within) > len(previous.citation_ids))
                 if sibling:
                     ids, papers = list(previous.within), the_papers(len(previous.within), chosen_from=True)

@@ -285,12 +285,8 @@ class LexicalIndex:
         return self._idf_of(self._vocab.get(term))
 
     def term_shares(self, query: str) -> dict[str, float]:
-        """``_term_shares``, for a caller that reads several things off the same query (``shares=`` below)."""
-        return self._term_shares(query)
-
-    def _term_shares(self, query: str) -> dict[str, float]:
         """Each distinct term of what the query is about (``topic_words``) with its share of their total IDF
-        (the shares sum to 1)."""
+        (the shares sum to 1). A caller reading several things off one query passes them on (``shares=``)."""
         self.ensure_current()
         weights = {t: self.idf(t) for t in set(self.tokenize([topic_words(query)])[0])}
         total = sum(weights.values()) or 1.0
@@ -300,9 +296,9 @@ class LexicalIndex:
         """The share of ``query``'s coverage (``term_shares``) in terms no paper of the index holds: "protein" in
         "protein structure prediction" asked of a store without a paper on proteins. Not the whole-word forms of
         hyphenated words ("mixtureofexperts"), which count only when their parts are unknown too."""
-        shares = self._term_shares(query) if shares is None else shares
+        shares = self.term_shares(query) if shares is None else shares
         joined = {t for w in re.findall(r"\w+(?:-\w+)+", topic_words(query)) for t in self.tokenize([w.replace("-", "")])[0]}
-        return sum(share for term, share in shares.items() if term not in joined and self._vocab.get(term) is None)
+        return sum(share for term, share in shares.items() if term not in joined and self._unknown(term))
 
     def unknown_words(self, query: str) -> list[str]:
         """The words of what ``query`` is about (``topic_words``) that no paper of the index holds, as typed:
@@ -310,14 +306,18 @@ class LexicalIndex:
         self.ensure_current()
         words = dict.fromkeys(w.strip("'") for w in topic_words(query).split())
         return [w for w in words if (terms := self.tokenize([w.replace("-", " ")])[0])
-                and all(self._vocab.get(t) is None for t in terms)]
+                and all(map(self._unknown, terms))]
+
+    def _unknown(self, term: str) -> bool:
+        """Whether no paper of the index holds ``term``."""
+        return self._vocab.get(term) is None
 
     def coverage(self, query: str, texts: dict[str, str], shares: dict[str, float] | None = None) -> dict[str, float]:
         """IDF-weighted share of the query's distinct terms found in each text.
 
         A ratio, not a raw BM25 score, so it means the same whatever the corpus size.
         """
-        shares = self._term_shares(query) if shares is None else shares
+        shares = self.term_shares(query) if shares is None else shares
         if not shares or not texts:
             return {pid: 0.0 for pid in texts}
         return {pid: sum(shares[t] for t in shares.keys() & set(words))
@@ -326,7 +326,7 @@ class LexicalIndex:
     def paper_coverage(self, query: str, paper_ids: list[str], shares: dict[str, float] | None = None) -> dict[str, float]:
         """``coverage`` of indexed papers (title and abstract), read off the index instead of
         tokenizing their text again; papers the index lacks are left out."""
-        shares = self._term_shares(query) if shares is None else shares
+        shares = self.term_shares(query) if shares is None else shares
         known = [pid for pid in paper_ids if pid in self._row]
         rows = np.asarray([self._row[pid] for pid in known], dtype=np.int64)
         found = np.zeros(len(known))

@@ -281,6 +281,7 @@ class HybridSearcher:
         # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts.
         # Papers the index lacks (the first reading finds which) are tokenized from their text, once.
         unindexed: dict[str, str] | None = None
+        writes: dict[tuple[str, str], bool] = {}  # (paper, naming word): read once, whatever the readings
         unknown = 1.0
         for reading in readings(query, defined):
             terms = self.lexical.term_shares(reading)
@@ -291,8 +292,12 @@ class HybridSearcher:
             shares.update(self.lexical.coverage(reading, unindexed, terms) if unindexed else {})
             unstemmed = self._unstemmed_names(reading, terms)
             for c in ranked:
-                share = shares.get(c.id, 0.0) - sum(part for word, part in unstemmed if not _holds_word(c, word))
-                c.lexical = max(c.lexical, share)
+                lacking = 0.0
+                for word, part in unstemmed:
+                    if (c.id, word) not in writes:
+                        writes[c.id, word] = _holds_word(c, word)
+                    lacking += 0.0 if writes[c.id, word] else part
+                c.lexical = max(c.lexical, shares.get(c.id, 0.0) - lacking)
         for c in ranked:
             c.unknown = unknown
         if compounds:
