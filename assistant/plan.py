@@ -418,11 +418,20 @@ def asks_for_a_kind(question: str) -> bool:
     return bool(_KIND_FRAME.search(_EXCLUSION.sub("", question)))
 
 
+# A kind set against another: "empirical analyses rather than new methods", "benchmarks, not methods". The paper
+# is to be the one kind and not the other, so the kind asked is its main contribution.
+_OTHER_KIND = re.compile(r"^\W*(?:rather than|instead of|as opposed to|not|but not|other than)\s+(?:\w+\s+){0,2}?(?:"
+                         + "|".join(CONTRIBUTION_WORDS.values()) + r"|methods?|techniques?|algorithms?)\b", re.IGNORECASE)
+
+
 def asks_mainly(question: str) -> bool:
     """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes (its
     main contribution, read at ingest), not one of several it brings ('mostly empirical' in a clause that
-    asks for something else does not make it so)."""
-    return bool(_MAINLY.search(_EXCLUSION.sub("", question)))
+    asks for something else does not make it so). So is a kind set against another ('analyses rather than new
+    methods')."""
+    excluded = _EXCLUSION.search(question)
+    return bool(_MAINLY.search(_EXCLUSION.sub("", question))
+                or (excluded and _OTHER_KIND.match(excluded.group(0)) and contributions_asked(question)))
 
 
 _KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())

@@ -157,6 +157,9 @@ def test_a_clause_that_only_qualifies_the_kind_narrows_nothing(corpus):
     empirical = {p.id for p in corpus.papers() if p.main_contribution == "empirical study/analysis"}
     assert len(empirical) >= 3 and {c.id for c in answer.citations} == empirical
     assert answer.plan.line() == "contribution question: every paper whose main contribution is empirical study/analysis"
+    # set against another kind: not the method papers that also bring some analysis
+    rather = corpus.ask("Which papers are empirical analyses rather than new methods?", llm="none", page_size=None)
+    assert {c.id for c in rather.citations} == empirical
 
 
 def test_an_answer_on_several_kinds_is_grouped_by_kind(corpus):

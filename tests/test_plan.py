@@ -363,6 +363,10 @@ def test_the_topic_a_list_leaves_out(question, topic):
     ("which theory papers study attention?", ["theory"], False),  # a kind said of the papers
     ("Are there any analysis papers on RL for LLMs?", ["empirical study/analysis"], False),
     ("Which papers are purely empirical?", ["empirical study/analysis"], True),
+    # a kind set against another: the paper is the one and not the other, so it is its main contribution
+    ("Which papers are empirical analyses rather than new methods?", ["empirical study/analysis"], True),
+    ("Which papers introduce benchmarks, not methods?", ["benchmark/dataset"], True),
+    ("Which papers introduce a benchmark rather than using an existing one?", ["benchmark/dataset"], False),
     # a concession is not asked for: the theory is
     ("Which papers include some theoretical analysis, even if they are mostly empirical?", ["theory"], False),
 ])
