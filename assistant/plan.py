@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .query_words import ASKING_WORDS
 from .schema import BENCHMARK
 from .search import focus
 
@@ -46,13 +47,14 @@ DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
     BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|" + DATA_USE_WORDS["training"],
-    "theory": r"theor(?:y|ies|etical(?:ly)?)|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]",
+    "theory": r"theor(?:y|ies|etical(?:ly)?)(?:\s+(?:analys[ie]s|frameworks?|results?|justifications?|foundations?|"
+              r"insights?|evidence))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis\s+papers?"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical",  # "purely empirical"
     "survey/position": r"surveys?|position\s+papers?|overviews?|literature\s+reviews?",
-    "system/tool": r"toolkits?|librar(?:y|ies)|software|open-source\s+tools?|systems?\s+papers?"
+    "system/tool": r"toolkits?|(?:code\s+)?(?:librar(?:y|ies)|repositor(?:y|ies))|software|open-source\s+tools?|systems?\s+papers?"
                    r"|(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",  # "a system or tool"
 }
 _CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
@@ -60,6 +62,7 @@ _DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words 
 _ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 # A question asks for a kind of paper when it asks what papers *are* or *contribute*, not what they use.
 _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
+                         r"giv|develop|deriv|conduct|"
                          r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
                          re.IGNORECASE)
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
@@ -372,7 +375,7 @@ def contributions_asked(question: str) -> list[str]:
     asks what papers are or contribute."""
     wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
     asked = _ASKING.sub("", wanted.strip())
-    opening = any(p.match(asked) for p in _CONTRIBUTION.values())  # "benchmarks for agents?", "list benchmarks ..."
+    opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     if not (opening or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
@@ -405,6 +408,16 @@ _USED = re.compile(r"\b(?:use[sd]?|using|evaluat(?:e[sd]?|ing)|tested|testing|tr
 # An imperative that asks for what follows it: "list benchmarks for agents", "show me any surveys".
 _ASKING = re.compile(r"^(?:(?:please|can you|could you)\s+)*(?:list|show|find|give|get)\s+(?:me\s+)?"
                      r"(?:all\s+|the\s+|some\s+|any\s+)?(?:new\s+|recent\s+)?", re.IGNORECASE)
+# A kind that a "which" asks for: "which empirical studies examine RL?", "what surveys cover agents?". Not one
+# papers use: "which benchmarks do they evaluate on?"
+_WHICH = re.compile(r"^(?:which|what)\s+(?:new\s+|recent\s+)?", re.IGNORECASE)
+_OF_USE = re.compile(r"\s+(?:do|does|did)\b", re.IGNORECASE)
+
+
+def _which_kind(question: str) -> bool:
+    which = _WHICH.match(question)
+    rest = question[which.end():] if which else ""
+    return any((kind := p.match(rest)) and not _OF_USE.match(rest, kind.end()) for p in _CONTRIBUTION.values())
 
 
 _MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+)?(?:"
@@ -443,10 +456,11 @@ _TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+|
                                r"(?:for|on|in|about|of|covering|targeting|related\s+to)\s+"
                                r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|existing\b|this\b|these\b|"
                                r"the\s+(?:store|collection|corpus)\b)\w", re.IGNORECASE)
-# "theory papers that study attention", "benchmark papers covering agents": the papers of the kind, and a verb
-_PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s+(?:that\s+|which\s+)?|(?:that|which)\s+)(?:stud(?:y|ies)|"
+# "theory papers that study attention", "benchmark papers covering agents", "empirical studies examine RL": the
+# papers of the kind, and a verb
+_PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s+)?(?:that\s+|which\s+)?(?:stud(?:y|ies)|"
                                 r"examine|examines|analy[sz]es?|address(?:es)?|tackles?|deals?\s+with|looks?\s+at|"
-                                r"cover(?:s|ing)?|target(?:s|ing)?)\s+(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b)\w",
+                                r"cover(?:s|ing)?|target(?:s|ing)?)\s+(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|of\b|on\b|in\b|for\b)\w",
                                 re.IGNORECASE)
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
 _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|own|their|its|which|what|there|are|is|"
@@ -485,7 +499,13 @@ def without_contribution_words(query: str) -> str:
                   r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me|what|which|were|was|"
                   r"whose|have|has|release[sd]?|releasing|offer(?:s|ed)?|provide[sd]?|dedicated|speciali[sz]ed|curated|"
                   r"high-quality|large|small|challenging|standard|custom)\b", " ", text, flags=re.IGNORECASE)
-    return " ".join(re.findall(r"[\w\-/]+", text))
+    return " ".join(w for w in re.findall(r"[\w\-/]+", text) if w.lower() not in _SAID_OF_THE_PAPERS)
+
+
+# What a question on a kind says of the papers besides their topic: "give a theoretical analysis of ...", "back it
+# with theory", "empirical studies that examine RL".
+_SAID_OF_THE_PAPERS = ASKING_WORDS | frozenset("also it its them they back backs backed support supports supported give gives "
+                                        "develop develops derive derives conduct conducts".split())
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -160,6 +161,17 @@ def test_a_clause_that_only_qualifies_the_kind_narrows_nothing(corpus):
     # set against another kind: not the method papers that also bring some analysis
     rather = corpus.ask("Which papers are empirical analyses rather than new methods?", llm="none", page_size=None)
     assert {c.id for c in rather.citations} == empirical
+
+
+def test_a_kind_a_which_asks_for_is_narrowed_to_the_topic_left(corpus):
+    """"Which empirical studies examine RL?": the empirical studies on RL, not every empirical study."""
+    answer = corpus.ask("Which empirical studies examine reinforcement learning?", llm="none", page_size=None)
+    empirical = {p.id for p in corpus.papers() if "empirical study/analysis" in p.contributions}
+    cited = {c.id for c in answer.citations}
+    assert answer.plan.query == "reinforcement learning" and cited and cited < empirical
+    assert all(re.search(r"reinforcement learning|\bRL\b", c.text) for c in answer.citations)
+    library = corpus.ask("Which papers release a code library or repository as a contribution?", llm="none")
+    assert any("PhysLib" in c.text for c in library.citations)  # "we also launch PhysLib, a repository"
 
 
 def test_an_answer_on_several_kinds_is_grouped_by_kind(corpus):

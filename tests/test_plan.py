@@ -289,6 +289,8 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("benchmarks that examine agents", True),
     ("Which papers contribute synthetic training data?", False),  # "synthetic training" is the kind of data
     ("empirical studies that examine how models behave", False),
+    ("Which empirical studies examine reinforcement learning?", True),  # the verb without "that"
+    ("Which papers are primarily empirical studies of how existing models behave?", False),  # "studies" a noun
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
@@ -296,8 +298,21 @@ def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     assert names_a_topic(question) is topic
 
 
+@pytest.mark.parametrize("question, topic", [
+    ("Which papers give a theoretical analysis of a neural network architecture?", "neural network architecture"),
+    ("Which empirical studies examine reinforcement learning?", "reinforcement learning"),
+    ("Which papers release a code library or repository as a contribution?", ""),
+    ("Which papers propose a new method and also back it with theoretical analysis?", "method"),
+    ("Are there benchmarks for agents that use LLM judges?", "agents LLM judges"),
+])
+def test_the_topic_of_a_kind_question_is_what_is_left_of_it(question, topic):
+    plan = plan_of(question)
+    assert plan.kind == "contribution" and plan.query == topic
+
+
 def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
     assert contributions_asked("do any of them use math benchmarks?") == []
+    assert contributions_asked("Which benchmarks do the papers evaluate on?") == []
     assert contributions_asked("which papers are evaluated on standard datasets?") == []
     assert contributions_asked("Which papers introduce a benchmark and evaluate on it?") == ["benchmark/dataset"]
     assert contributions_asked("Which papers contribute a new training dataset?") == ["benchmark/dataset"]
@@ -363,6 +378,11 @@ def test_the_topic_a_list_leaves_out(question, topic):
     ("which theory papers study attention?", ["theory"], False),  # a kind said of the papers
     ("Are there any analysis papers on RL for LLMs?", ["empirical study/analysis"], False),
     ("Which papers are purely empirical?", ["empirical study/analysis"], True),
+    # a kind that a "which" asks for, not one the papers use
+    ("Which empirical studies examine reinforcement learning?", ["empirical study/analysis"], False),
+    ("What surveys cover agents?", ["survey/position"], False),
+    ("Which papers give a theoretical analysis of a neural network architecture?", ["theory"], False),
+    ("Which papers release a code library or repository as a contribution?", ["system/tool"], False),
     # a kind set against another: the paper is the one and not the other, so it is its main contribution
     ("Which papers are empirical analyses rather than new methods?", ["empirical study/analysis"], True),
     ("Which papers introduce benchmarks, not methods?", ["benchmark/dataset"], True),
