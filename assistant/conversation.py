@@ -49,8 +49,9 @@ _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|whic
                       r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))",  # "the largest"
                       re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"\b(?:most|least)\s+[\w-]+|\b(?:best|worst)\b(?:\s+[\w-]+)?|\b\w{2,}est\b", re.IGNORECASE)
-# "what about the other ones?", "and the rest?": the papers of the answer before the last that it left out.
-_OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones|papers|works)\b|\bthe\s+others\b|\bthe\s+rest\b"
+# "what about the other ones?", "and the rest?", "and the other one?": the papers of the answer before the last that
+# it left out.
+_OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones?|papers?|works?)\b|\bthe\s+others?\s*[?.!]*\s*$|\bthe\s+others\b|\bthe\s+rest\b"
                      r"|^\s*(?:and\s+)?(?:which|what about the ones that|the ones that)\s+(?:don[’']?t|do\s+not|doesn[’']?t|"
                      r"does\s+not|aren[’']?t|are\s+not|isn[’']?t|is\s+not)\s*[?.!]*\s*$", re.IGNORECASE)  # "which don't?"
 # "are there others on physics?", "any other papers about law?": a new search, without the last answer's papers

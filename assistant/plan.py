@@ -52,9 +52,11 @@ CONTRIBUTION_WORDS = {
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis\s+papers?"
+                                r"|(?<!theoretical\s)(?<!formal\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical",  # "purely empirical"
     "survey/position": r"surveys?|position\s+papers?|overviews?|literature\s+reviews?",
     "system/tool": r"toolkits?|(?:code\s+)?(?:librar(?:y|ies)|repositor(?:y|ies))|software|open-source\s+tools?|systems?\s+papers?"
+                   r"|systems?\s+(?:or|and)\s+tools?|tools?\s+(?:or|and)\s+systems?"
                    r"|(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",  # "a system or tool"
 }
 _CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
@@ -62,7 +64,7 @@ _DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words 
 _ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 # A question asks for a kind of paper when it asks what papers *are* or *contribute*, not what they use.
 _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
-                         r"giv|develop|deriv|conduct|"
+                         r"giv|develop|deriv|conduct|has|have|"
                          r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
                          re.IGNORECASE)
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
@@ -421,7 +423,8 @@ def _which_kind(question: str) -> bool:
 
 
 _MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+)?(?:"
-                     + "|".join(CONTRIBUTION_WORDS.values()) + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution",
+                     + "|".join(CONTRIBUTION_WORDS.values()) + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution"
+                     r"|\bmain\s+contributions?\s+(?:is|are|was|were)\b",  # "papers whose main contribution is a theory"
                      re.IGNORECASE)
 
 

@@ -61,8 +61,8 @@ _FRAME = re.compile(
     r"written|write|done|do)(?: (?:on|at|about))?"  # "has anyone worked on theorem proving?"
     r"|what(?:'s| is| are| about)"
     rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"
-    rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any )?{_KINDS_OF_WORK}"
-    r"(?: (?:on|about|that|which|related to))?"
+    rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any |every )?{_KINDS_OF_WORK}"
+    r"(?: (?:on|about|that|which|where|related to))?"
     rf"|(?:the |all (?:the )?)?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|{_KINDS_OF_WORK}(?= \w+ed (?:on|with|by|for|in|from|to)\b)"  # "papers evaluated on AIME"
     rf"|{_KINDS_OF_WORK}(?= \w+ing\b)"  # "papers proposing new optimizers"
@@ -71,8 +71,9 @@ _FRAME = re.compile(
     rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK} (?:on|about|that|which|related to)"
     rf"|(?:any|some) (?:new |recent )?{_KINDS_OF_WORK}(?= \w+(?:ing|ed)\b)"  # "any papers using world models"
     rf"|(?:i'm|i am|we're|we are) (?:looking|searching) for (?:any |some )?{_KINDS_OF_WORK}(?: (?:on|about|that|which))?"
-    rf"|i(?: want| need| would like|'d like) (?:to (?:see|read|find) )?(?:all |the |some |any )?{_KINDS_OF_WORK}"
-    r"(?: (?:on|about|that|which))?"  # "I want papers on video understanding"
+    rf"|i(?: want| need| would like|'d like) (?:to (?:see|read|find) )?(?:all |the |some |any |every )?{_KINDS_OF_WORK}"
+    r"(?: (?:on|about|that|which|where)(?: (?:do|does) (?:something|anything) (?:with|on|about|involving))?)?"
+    # "I want papers on video understanding", "I need every paper that does something with Lean 4"
     r"|(?:give|show|find|get) (?:me )?(?:everything|all|anything) (?:on|about)"  # "give me everything on GRPO"
     r"|anything (?:new |recent )?(?:on|about))\b\s*",
     re.IGNORECASE)
@@ -172,9 +173,10 @@ class Candidate:
 
 def naming_words(query: str) -> list[str]:
     """The words of ``query`` that name a thing rather than describe it: coined ones ("GSM8K", "GPT-4", "o1")
-    and ones in capitals of three letters or more ("AIME", "GRPO", "SQL"); not "RL" or "LLMs"."""
+    and ones in capitals of three letters or more ("AIME", "GRPO", "SQL"); not "RL" or "LLMs", nor a bare number
+    (the "4" of "Lean 4", which every abstract with a digit 4 holds)."""
     words = [w.strip(".-") for w in re.findall(r"[\w\-.]+", query)]
-    return [w for w in words if (kind := name_kind(w)) and not re.fullmatch(r"[A-Z]{2,}s", w)
+    return [w for w in words if (kind := name_kind(w)) and not re.fullmatch(r"[A-Z]{2,}s|[\d.,]+", w)
             and (kind == "coined" or len(squashed(w)) >= 3)]
 
 

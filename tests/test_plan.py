@@ -82,6 +82,8 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("What are the most recent papers on video?", "video"),
     ("What are recent advances in multimodal reasoning?", "multimodal reasoning"),
     ("Papers proposing new optimizers", "proposing new optimizers"),
+    ("I need every paper that does something with Lean 4.", "Lean 4"),
+    ("Show me all work where LLMs act as agents", "LLMs act as agents"),
 ])
 def test_the_words_that_frame_a_question_are_not_searched(question, searched):
     """The frame would pull the search toward every abstract ("do any papers ..." abstained on Mamba)."""
@@ -268,6 +270,7 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     conversation.add(Turn("which ones use RL?", "RL", "...", ["b"], ["B: y"], "followup"))
     others = conversation.resolve("what about the other ones?")
     assert others.left_out and others.restrict_to == ["a", "c"] and others.whole_set
+    assert conversation.resolve("and the other one?").restrict_to == ["a", "c"]  # one or several, the ones left out
     assert plan_of("what about the other ones?", followup=others).kind == "followup"
 
 
@@ -290,6 +293,7 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Which papers contribute synthetic training data?", False),  # "synthetic training" is the kind of data
     ("empirical studies that examine how models behave", False),
     ("Which empirical studies examine reinforcement learning?", True),  # the verb without "that"
+    ("Which papers are analyses of pre-training?", True),
     ("Which papers are primarily empirical studies of how existing models behave?", False),  # "studies" a noun
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
@@ -378,6 +382,10 @@ def test_the_topic_a_list_leaves_out(question, topic):
     ("which theory papers study attention?", ["theory"], False),  # a kind said of the papers
     ("Are there any analysis papers on RL for LLMs?", ["empirical study/analysis"], False),
     ("Which papers are purely empirical?", ["empirical study/analysis"], True),
+    ("Which papers are analyses of pre-training?", ["empirical study/analysis"], False),
+    ("Which papers give theoretical analyses of attention?", ["theory"], False),  # theory, not an empirical study
+    ("Show me the systems or tools in the collection", ["system/tool"], False),
+    ("Are there papers whose main contribution is a theoretical result?", ["theory"], True),
     # a kind that a "which" asks for, not one the papers use
     ("Which empirical studies examine reinforcement learning?", ["empirical study/analysis"], False),
     ("What surveys cover agents?", ["survey/position"], False),
@@ -429,3 +437,13 @@ def test_and_which_after_a_subset_asks_the_same_set_again():
     assert again.restrict_to == ["a", "b", "c", "d"] and again.sibling and "training stability" in again.query
     those = conversation.resolve("and which of those use RL?")
     assert those.restrict_to == ["b", "c"] and not those.sibling
+
+
+def test_a_subset_by_a_kind_a_paper_has():
+    """"which of them has theory?": the papers of the last answer with the kind, not those using the word."""
+    conversation = Conversation()
+    conversation.add(Turn("papers on experience replay or exploration bonuses", "experience replay", "...",
+                          ["a", "b"], ["A: x", "B: y"], "list"))
+    question = "which of them has theory?"
+    plan = plan_of(question, followup=conversation.resolve(question))
+    assert plan.restrict_to == ["a", "b"] and plan.contributions == ["theory"]

@@ -219,6 +219,9 @@ def test_a_coined_word_of_the_question_keeps_the_papers_that_hold_it(corpus):
 
     assert coined_words("report results on MATH500 and GPT-4") == ["math500", "gpt4"]
     assert coined_words("RL for LLMs and VLMs") == []  # acronyms and their plurals are words
+    assert coined_words("something with Lean 4") == []  # a bare number names nothing: most abstracts hold a "4"
+    lean = corpus.ask("I need every paper that does something with Lean 4.", llm="none", page_size=None)
+    assert lean.citations and all("Lean" in c.text for c in lean.citations)
     holding = {p.id for p in corpus.papers() if "math500" in p.text.lower().replace("-", "")}
     answer = corpus.ask("Which papers report results on MATH500?", llm="none", page_size=None)
     assert len(holding) >= 2 and holding <= {c.id for c in answer.citations}
