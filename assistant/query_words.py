@@ -56,14 +56,3 @@ def topic_words(query: str) -> str:
     query itself when nothing would be left ("what is it?")."""
     kept = [word for run in _runs(query) for word in run]
     return " ".join(kept) if kept else query
-
-
-def compound(query: str, longest: int = 3) -> str | None:
-    """The words of ``query``'s topic when they are one run of two or three ("world models", "graph neural
-    networks", "image generation"): a compound, whose words mean it only together. None for a single word, a
-    longer or a broken-up topic ("reasoning token usage in LLMs"), or one with a hyphenated word (which the index
-    already reads whole)."""
-    runs = _runs(query)
-    if len(runs) != 1 or not 2 <= len(runs[0]) <= longest or any("-" in w for w in runs[0]):
-        return None
-    return " ".join(runs[0])

@@ -30,7 +30,6 @@ from .acronyms import definitions, readings
 from .embedding import Embedder
 from .filters import Filter
 from .lexical import LexicalIndex
-from .query_words import compound
 from .results import PaperHit
 from .spelling import name_kind
 from .store import Store
@@ -39,7 +38,6 @@ CANDIDATE_CHUNKS = 60
 CANDIDATE_LEXICAL = 20
 LEXICAL_WEIGHT = 0.35
 RRF_K = 60  # reciprocal-rank fusion constant (the usual value; 20 measured the same)
-COMPOUND_APART = 0.5  # the coverage kept by a paper holding a short query's compound apart (``_hold_compound``)
 FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a sum of floats, so not == 1)
 
 # Words that frame a question rather than say what it is about: "which papers", "is there any work on",
@@ -194,18 +192,6 @@ def holds(text: str, words: list[str]) -> bool:
     return all(squashed(word) in text for word in words)
 
 
-def _held(terms: list[str], tokens: list[str], window: int = 2) -> bool | None:
-    """Whether ``tokens`` hold ``terms`` together, each within ``window`` tokens of the next one (True), or every
-    one of them but apart (False); None when some of them are not there at all."""
-    where: dict[str, list[int]] = {}
-    for i, token in enumerate(tokens):
-        if token in terms:
-            where.setdefault(token, []).append(i)
-    if len(where) < len(terms):
-        return None
-    return all(any(abs(a - b) <= window for a in where[x] for b in where[y]) for x, y in zip(terms, terms[1:]))
-
-
 def _holds_word(c: Candidate, word: str, *, exact: bool = False) -> bool:
     """Whether the paper of ``c`` has ``word`` as a word of its own, or one run on with digits ("AIME2024"); not
     inside another word ("aims", "claimed"). In any case, or as written when ``exact`` ("MATH", not "math")."""
@@ -247,10 +233,8 @@ class HybridSearcher:
         self.embedder = embedder
         self.lexical = lexical
 
-    def candidates(self, query: str, *, where: Filter | None = None, pool: int = CANDIDATE_CHUNKS,
-                   compounds: bool = False) -> list[Candidate]:
-        """Every candidate with its signals and paper record, in fused order (no gate, no cap). With ``compounds``,
-        ``query`` is a question's own words, and a compound of them counts only as one (``_hold_compound``)."""
+    def candidates(self, query: str, *, where: Filter | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
+        """Every candidate with its signals and paper record, in fused order (no gate, no cap)."""
         self.store.follow_other_writers()
         query, named = self.lexical.read_names(focus(query))
         vector = self.embedder.embed_query(query)
@@ -302,35 +286,9 @@ class HybridSearcher:
                 c.lexical = max(c.lexical, shares.get(c.id, 0.0) - lacking)
         for c in ranked:
             c.unknown = unknown
-        if compounds:
-            self._hold_compound(query, ranked)
         ranked = fuse_order(ranked)
         first = sorted((c for c in ranked if c.named), key=lambda c: named.index(c.id))  # in the order named
         return first + [c for c in ranked if not c.named]
-
-    def _hold_compound(self, query: str, ranked: list[Candidate]) -> None:
-        """Halve the coverage of a paper that holds the words of the query's compound ("world models") apart
-        ("real-world ... models", "the model of the world"): it holds all of them, and would pass as on the
-        compound. A paper with them next to each other (at most one word between, stop words aside: "world
-        model", "world-model-based") keeps its coverage, and one holding only some of them has the share it has.
-        Over the list questions of dev2.jsonl, tests/data/check.jsonl and tests/data/check2.jsonl, only check2 has
-        short compounds that papers hold apart ("world models", "image generation", "curriculum learning"): list
-        F1 0.869 -> 0.890 there, the others unchanged.
-
-        That no candidate holds the compound together does not make it unknown to the store: "formal methods"
-        and "code generation" are said in other words ("formal proofs", "coding tasks"). Abstaining then cost a
-        question written later (tests/data/check3.jsonl) all three of its papers, for one unanswerable question of
-        check2 ("graph neural networks") it saved."""
-        words = compound(query)
-        terms = list(dict.fromkeys(self.lexical.tokenize([words])[0])) if words else []
-        if len(terms) < 2:
-            return
-        indexed = self.lexical.paper_coverage(words, [c.id for c in ranked])
-        holding = [c for c in ranked if indexed.get(c.id, 1.0) >= FULL_COVERAGE]  # tokenize only these (or unindexed)
-        texts = self.lexical.tokenize([f"{c.meta.get('title', '')} {c.text}" for c in holding])
-        for c, tokens in zip(holding, texts):
-            if _held(terms, tokens) is False and not c.named and not c.coined:
-                c.lexical *= COMPOUND_APART
 
     def _unstemmed_names(self, reading: str, shares: dict[str, float]) -> list[tuple[str, float]]:
         """The naming words of ``reading`` that the stemmer turns into another word ("AIME" into "aim", which
@@ -345,7 +303,7 @@ class HybridSearcher:
 
     def _gated(self, query: str, gate: "Gate", where, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """The candidates of ``query`` that pass ``gate`` (``Gate.passing``)."""
-        return gate.passing(self.candidates(query, where=where, pool=pool, compounds=gate.compounds))
+        return gate.passing(self.candidates(query, where=where, pool=pool))
 
     def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, dict]]:
         """Best-chunk similarity (and that chunk's metadata) of papers that only BM25 proposed. Chunk ids
@@ -427,7 +385,6 @@ class Gate:
     coverage: float = 0.0  # a paper kept also holds this share of the best kept paper's query coverage ...
     close: float = 1.0     # ... unless its dense similarity is within this ratio of the best kept paper's
     unheard: bool = False  # abstain on a question on something the store lacks (``unheard_of``)
-    compounds: bool = False  # a short query's compound counts only as one (``HybridSearcher._hold_compound``)
 
     def passing(self, ranked: list[Candidate]) -> list[Candidate]:
         """The relevant ones of ``ranked``, in its order: a paper the query names, or one holding every coined
@@ -470,5 +427,5 @@ def unheard_of(ranked: list[Candidate]) -> bool:
     return bool(ranked) and ranked[0].unknown >= UNKNOWN_SHARE and max(c.dense for c in ranked) < UNKNOWN_DENSE
 
 
-LIST_GATE = Gate(floor=0.50, ratio=0.70, abstain=0.50, coverage=0.50, close=0.95, unheard=True, compounds=True)
+LIST_GATE = Gate(floor=0.50, ratio=0.70, abstain=0.50, coverage=0.50, close=0.95, unheard=True)
 NAMED_GATE = Gate(floor=0.45, ratio=0.80, abstain=0.45)  # a paper described rather than named ("the Mesa layer paper")

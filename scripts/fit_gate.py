@@ -6,7 +6,7 @@ The store must hold the abstracts the question sets were labelled on (``assistan
 question the rules plan as a list (single questions and the first turns of conversations, whatever their
 ``type``) and the ``unanswerable`` ones (a list gate must also abstain), searched with the plan's query,
 split into two folds by alternating lines. Each question's candidates are read as the list gate reads them (its
-unknown words and compounds too: ``Gate.unheard``, ``Gate.compounds``). For each fold it picks the (floor, ratio, abstain) of the grid with the
+unknown words too: ``Gate.unheard``). For each fold it picks the (floor, ratio, abstain) of the grid with the
 best mean F1 on that fold, and prints that choice's precision, recall and F1 on both folds; then the
 figures of the gate the code ships (``search.LIST_GATE``) on each fold.
 """
@@ -31,7 +31,7 @@ CLOSES = [0.9, 0.95, 1.0]
 def score(questions: list[dict], *gate: float) -> tuple[float, float, float]:
     f1s, ps, rs = [], [], []
     for q in questions:
-        got = Gate(*gate, unheard=LIST_GATE.unheard, compounds=LIST_GATE.compounds).passing(q["cands"])
+        got = Gate(*gate, unheard=LIST_GATE.unheard).passing(q["cands"])
         hits = sum(c.id in q["gold"] for c in got)
         if not q["expected"]:
             f1s.append(1.0 if not got else 0.0)
@@ -55,8 +55,7 @@ def main(paths: list[str]) -> None:
             if plan.kind != "list" and item.type != "unanswerable":
                 continue
             gold = {pid for pid, text in texts.items() if any(s in text for s in turn["relevant"])}
-            cands = assistant.searcher.candidates(plan.query or focus(turn["question"]), pool=400,
-                                                  compounds=LIST_GATE.compounds)
+            cands = assistant.searcher.candidates(plan.query or focus(turn["question"]), pool=400)
             questions.append({"question": turn["question"], "expected": len(gold), "gold": gold, "cands": cands})
     folds = [questions[0::2], questions[1::2]]
     grid = [g for g in itertools.product(FLOORS, RATIOS, ABSTAINS, COVERAGES, CLOSES) if g[3] or g[4] == 1.0]
