@@ -11,7 +11,7 @@ from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
 from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer
 from .filters import Filter
-from .plan import Plan, is_compare, make_plan, unanchored
+from .plan import Plan, asked, is_compare, make_plan, unanchored
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -134,7 +134,7 @@ class Assistant:
         not searches) the model may propose the plan of any other question (``plan_proposal``)."""
         from .search import focus, topics
 
-        question = self._check_question(question, name)
+        question = asked(self._check_question(question, name))
         parsed = self._filter(where)
         where = str(parsed or "") or None  # the plan shows the filters as text
         resolved = conversation.resolve(question) if conversation is not None else None

@@ -104,7 +104,8 @@ def examples(question: str) -> list[str]:
     if not found:
         return []
     items = []
-    for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", found.group("items")):
+    listed = _CONTRAST.sub("", found.group("items"))  # "e.g. learned update rules, rather than the model"
+    for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", listed):
         item = re.sub(r"^(?:with|by|using|through|via|the|a|an)\s+", "", item.strip(" ,"), flags=re.IGNORECASE)
         item = _EXAMPLE_END.sub("", item).strip(" ,")
         if 1 <= len(item.split()) <= 4 and not _NOT_AN_EXAMPLE.match(item):
@@ -139,8 +140,8 @@ _NOT_A_TOPIC = {"which", "what", "ones", "one", "them", "those", "these", "that"
 
 
 _LIST = re.compile(
-    r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:which|what)\s+(?:papers|works|studies|methods|approaches|articles|ones)\b"
-    r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}papers\b"
+    r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:which|what)\s+(?:papers|works|studies|methods|approaches|articles|abstracts|ones)\b"
+    r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|abstracts)\b"
     r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where|related\s+to)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+|a\s+|an\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
@@ -463,6 +464,8 @@ _TOPIC_AFTER_KIND = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:papers?\s+|works?\s+|
 # papers of the kind, and a verb
 _PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s+)?(?:that\s+|which\s+)?(?:stud(?:y|ies)|"
                                 r"examine|examines|analy[sz]es?|address(?:es)?|tackles?|deals?\s+with|looks?\s+at|"
+                                r"involv(?:e|es|ing)|concern(?:s|ing)?|test(?:s|ing)?|measur(?:e|es|ing)|evaluat(?:e|es|ing)|"
+                                r"focus(?:es)?\s+on|"
                                 r"cover(?:s|ing)?|target(?:s|ing)?)\s+(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|of\b|on\b|in\b|for\b)\w",
                                 re.IGNORECASE)
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
@@ -534,6 +537,19 @@ _EVERY_PAPER = re.compile(
 
 def asks_for_every_paper(question: str) -> bool:
     return bool(_EVERY_PAPER.match(question))
+
+
+# "I'm surveying methods for making chain-of-thought cheaper; which abstracts propose ways to shorten reasoning?":
+# what the asker says of themselves, then the question. Its frame is in the question, not in the statement before.
+_ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our)\b[^;?]*?(?:;|[.!:](?=\s))\s*(?P<asked>"
+                              r"(?:which|what|are|is|do|does|did|any|how|can|could|show|list|find|give|get)\b[^;]+)$",
+                              re.IGNORECASE)
+
+
+def asked(question: str) -> str:
+    """The question a message asks, without what the asker first says of their own work."""
+    found = _ABOUT_THE_ASKER.match(question)
+    return found.group("asked").strip() if found else question
 
 
 def is_list(question: str) -> bool:

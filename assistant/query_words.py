@@ -31,6 +31,7 @@ deal deals dealing look looks looking address addresses addressing tackle tackle
 investigate investigates investigating examine examines examining focus focuses focusing
 report reports reporting result results use uses using used apply applies applying aim aims
 try tries trying anything something anyone anybody people getting get make makes making
+involve involves involving handle handles handling
 """.split())
 
 _WORD_OR_MARK = re.compile(r"[\w][\w\-']*|[^\w\s]")

@@ -42,7 +42,7 @@ FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a su
 
 # Words that frame a question rather than say what it is about: "which papers", "is there any work on",
 # "anything new on", "do any papers", "I'm looking for research on", "what are the papers that".
-_KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|methods?|approaches|techniques)"
+_KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|abstracts?|methods?|approaches|techniques)"
 _FRAME = re.compile(
     r"^\s*(?:(?:can|could) you |please )*(?:"
     r"tell me (?:more )?about"

@@ -294,6 +294,7 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("empirical studies that examine how models behave", False),
     ("Which empirical studies examine reinforcement learning?", True),  # the verb without "that"
     ("Which papers are analyses of pre-training?", True),
+    ("Which benchmarks involve formal proofs?", True),
     ("Which papers are primarily empirical studies of how existing models behave?", False),  # "studies" a noun
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
@@ -349,11 +350,27 @@ def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     ("papers on parallel reasoning (e.g., self-consistency, voting)", ["self-consistency", "voting"]),
     ("papers on structured prediction such as this one", []),
     ("papers on structured prediction", []),
+    # what the question sets against them is no example
+    ("papers improving the optimizer itself, e.g. learned update rules, rather than the model", ["learned update rules"]),
 ])
 def test_the_examples_a_question_gives(question, found):
     from assistant.plan import examples
 
     assert examples(question) == found
+
+
+@pytest.mark.parametrize("message, question", [
+    ("I'm surveying methods for making chain-of-thought cheaper; which abstracts propose ways to shorten reasoning?",
+     "which abstracts propose ways to shorten reasoning?"),
+    ("I work on agents. Which papers study tool use?", "Which papers study tool use?"),
+    ("which papers use Lean; and which use Coq?", "which papers use Lean; and which use Coq?"),  # two questions
+    ("I need every paper on Lean", "I need every paper on Lean"),
+])
+def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(message, question):
+    from assistant.plan import asked
+
+    assert asked(message) == question
+    assert plan_of(asked(message)).kind == "list"
 
 
 @pytest.mark.parametrize("question,topic", [
