@@ -265,10 +265,23 @@ def short_title(title: str) -> str:
     return title.split(":")[0]
 
 
+def test_only_in_other_compounds():
+    from assistant.search import only_in_other_compounds as other
+
+    assert other("benchmarks of real-world tasks for models", "world", {"world", "model"})
+    assert not other("a world model of cells and real-world data", "world", {"world", "model"})  # also alone
+    assert not other("a world-model-based policy evaluation", "world", {"world", "model"})  # the modifier
+    assert not other("non-attention architectures", "attention", {"attention"})  # a prefix
+    assert not other("inference-time reward models", "time", {"infer", "time"})  # the compound asked
+    assert not other("nothing of it here", "world", {"world"})  # not held at all: coverage says so already
+
+
 def test_a_list_on_a_short_topic_finds_its_papers_however_they_say_it(corpus):
     """"World models" is said as "world model" and "world-model-based"; "formal methods" as "formal proofs"."""
     found = {short_title(h.title) for h in corpus.find("Which papers study world models?", page_size=None).hits}
     assert {"WorldGym", "VCWorld"} <= found
+    # "real-world" is not a world: the papers on real-world tasks that mention models are not on world models
+    assert not found & {"CRD", "VIRF", "GDPval", "A generalizable, feed-forward approach that predicts spatially adaptive bilateral grids…"}
     formal = {short_title(h.title) for h in corpus.find("papers on formal methods", page_size=None).hits}
     assert {"ProofOptimizer", "Lean4PHYS"} <= formal
     assert "Image synthesis is nevertheless possible using CLIP alone" in \
