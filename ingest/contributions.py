@@ -27,7 +27,8 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 4  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward
+VERSION = 5  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
+# 5: derived titles read again (a name another work introduced, "researchers introduced PER", is not the paper's)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")

@@ -22,6 +22,13 @@ COMMON = {
 }
 _INTRO = r"(?:introduce[sd]?|introducing|propose[sd]?|proposing|present(?:s|ed)?|presenting|develop(?:s|ed)?|" \
          r"design(?:s|ed)?|term(?:ed)?|call(?:ed)?|name[sd]?|dub(?:bed)?|coin(?:ed)?)"
+# Who introduced a name, when it is not the authors: "researchers introduced", "prior work proposed".
+_OTHERS_WORK = re.compile(r"\b(?:researchers|prior|previous(?:ly)?|earlier|existing|others|authors of|has been|have been|"
+                          r"were|was)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# What a paper builds on rather than names: "an extension to PER", "builds on GRPO", "improves upon CLIP".
+_EXTENDED = re.compile(r"\b(?:(?:an?\s+)?extension\s+(?:to|of)|extends?|extending|builds?\s+(?:on|upon)|improves?\s+(?:on|upon))"
+                       r"\s+(?:the\s+)?\S+", re.IGNORECASE)
+_OWN = re.compile(r"\b(?:we|our|this (?:paper|work)|the resulting|the proposed)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-\.+]*[A-Za-z0-9+]|[A-Z]{2,}")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[])")
 _LINKS = {"of", "for", "and", "the", "with", "via", "in", "on", "to", "a", "an"}
@@ -117,7 +124,9 @@ def find_name(text: str) -> str | None:
     plain = _MARKUP.sub("", text)
     scores: dict[str, float] = {}
     for match in re.finditer(_INTRO + r"\b([^.;]{0,80})", plain):
-        window = match.group(1)
+        if _OTHERS_WORK.search(plain[max(0, match.start() - 40):match.start()]):
+            continue  # "researchers introduced Prioritized Experience Replay (PER)": not this paper's name
+        window = _EXTENDED.sub(" ", match.group(1))  # "we propose an extension to PER": PER is what it extends
         called = re.match(r"\s*([A-Z][a-z]+(?:-?[A-Z0-9][\w\-]*)?)\s*[,:\u2014]\s*(?:a|an|the)\s", window)
         if called and called.group(1).upper() not in COMMON:  # "we present Echo, a model that ..."
             token = called.group(1)
@@ -127,7 +136,10 @@ def find_name(text: str) -> str | None:
             scores[token] = scores.get(token, 0) + 3 - window[:window.find(token)].count(" ") * 0.05
     for match in re.finditer(r"\(\s*(" + _TOKEN.pattern + r")\s*\)", plain):
         if _is_name(match.group(1)) and _expansion(plain, match.group(1), spelled=False):
-            scores[match.group(1)] = scores.get(match.group(1), 0) + 2
+            # a name defined where the authors speak ("we show that the resulting algorithm, ... (ReaPER)") is theirs
+            start = max(plain.rfind(". ", 0, match.start()), 0)
+            own = bool(_OWN.search(plain[start:match.start()]))
+            scores[match.group(1)] = scores.get(match.group(1), 0) + (2.5 if own else 2)
     for match in re.finditer(r"\b(" + _TOKEN.pattern + r")\b", plain):
         token = match.group(1)
         if token in scores:

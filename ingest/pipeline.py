@@ -157,7 +157,8 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
 
 def _relabel(store: Store, paper_ids: list[str]) -> int:
     """Give stored papers the current labeller's contribution labels (on their records and chunks), main
-    contribution and data uses (on their records).
+    contribution and data uses (on their records), and a title derived again when the data gave none (the
+    BM25 index re-reads a retitled paper on its next sync).
 
     Only metadata is written (Chroma merges it into what a record has), so nothing is re-embedded.
     Chunk ids are ``{paper}:{i}`` for i below the paper's ``n_chunks``, so they are updated by id
@@ -178,7 +179,8 @@ def _relabel(store: Store, paper_ids: list[str]) -> int:
             chunk_ids += chunks
             chunk_metas += [{"contributions": read.labels}] * len(chunks)
             paper_metas.append({"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main,
-                                schema.DATA_USES: ",".join(read.data_uses), schema.LABELLER_KEY: LABELLER_VERSION})
+                                schema.DATA_USES: ",".join(read.data_uses), schema.LABELLER_KEY: LABELLER_VERSION,
+                                **({} if schema.given_title(meta) else {"title": derive_title(text)})})
         for part in store.batches(list(range(len(chunk_ids)))):
             store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
         if paper_metas:

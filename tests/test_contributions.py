@@ -240,9 +240,11 @@ def test_old_store_gains_labels_on_the_next_ingest_without_reembedding(make_assi
     assistant = make_assistant(home=tmp_path / "old")
     assistant.ingest()
     store = assistant.store
-    # An old store: papers and chunks written before there were labels.
+    # An old store: papers and chunks written before there were labels, one with a title derived by older rules.
     papers, chunks = _stored(store)
     store.papers.update(ids=list(papers), metadatas=[{"contributions": None, "contributions_version": None}] * len(papers))
+    reaper = next(pid for pid, m in papers.items() if m["title"].startswith("ReaPER"))
+    store.papers.update(ids=[reaper], metadatas=[{"title": "PER: Prioritized Experience Replay"}])
     store.chunks.update(ids=list(chunks), metadatas=[{"contributions": None}] * len(chunks))
     assert not any("contributions" in m for m in _stored(store)[0].values())
     before = store.chunks.get(include=["embeddings"])
@@ -253,6 +255,8 @@ def test_old_store_gains_labels_on_the_next_ingest_without_reembedding(make_assi
     report = assistant.ingest()
     assert (report.added, report.unchanged, report.relabelled) == (0, 49, 49)
     assert calls == []  # nothing was embedded again
+    assert _stored(store)[0][reaper]["title"].startswith("ReaPER:")  # retitled, and found by its name
+    assert reaper in assistant.searcher.lexical.read_names("tell me about ReaPER")[1]
     after = store.chunks.get(include=["embeddings"])
     assert after["ids"] == before["ids"] and np.array_equal(np.asarray(after["embeddings"]), np.asarray(before["embeddings"]))
     papers, chunks = _stored(store)

@@ -87,6 +87,9 @@ def test_missing_path_and_unsupported_type_are_reported(tmp_path):
     ("We introduce GDPval", "GDPval"),
     ("We introduce ProofOptimizer", "ProofOptimizer"),
     ("Developmental Federated Tuning (DevFT)", "DevFT"),
+    # "researchers introduced Prioritized Experience Replay (PER)" and "an extension to PER": PER is prior work
+    ("Reliability-adjusted Prioritized Experience Replay (ReaPER)", "ReaPER"),
+    ("We propose EmotionThinker", "EmotionThinker"),  # not the GRPO-PTR it also defines where "we" speak
 ])
 def test_derived_titles_name_what_the_paper_introduces(fragment, name):
     text = next(r.text for r in parse_paths([BUNDLED]).records if fragment in r.text)
