@@ -389,11 +389,19 @@ def data_use_asked(question: str) -> str | None:
     'training' ("a new training dataset or a data synthesis pipeline?"), or None when it asks for both, or for
     datasets of any use ("any new datasets?")."""
     wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
+    said = [use for use, pattern in _FOR_USE.items() if pattern.search(wanted)]
+    if len(said) == 1:  # "a dataset or benchmark for evaluating models"
+        return said[0]
     asked = [use for use, pattern in _DATA_USE.items() if pattern.search(wanted)]
     rest = wanted
     for pattern in _DATA_USE.values():
         rest = pattern.sub(" ", rest)
     return asked[0] if len(asked) == 1 and not _ANY_DATA.search(rest) else None
+
+
+# What a resource is said to be for: "(a dataset) for evaluating models", "to train agents".
+_FOR_USE = {use: re.compile(rf"\b(?:for|to)\s+(?:[\w-]+\s+(?:and|or)\s+)?(?:{words})\b", re.IGNORECASE) for use, words in
+            (("evaluation", r"evaluat\w*|assess\w*|test(?:ing)?|measur\w*"), ("training", r"train\w*|fine-tun\w*"))}
 
 
 def _data_use(question: str, kinds: list[str]) -> str | None:
@@ -423,7 +431,7 @@ def _which_kind(question: str) -> bool:
     return any((kind := p.match(rest)) and not _OF_USE.match(rest, kind.end()) for p in _CONTRIBUTION.values())
 
 
-_MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+)?(?:"
+_MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+){0,2}(?:"
                      + "|".join(CONTRIBUTION_WORDS.values()) + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution"
                      r"|\bmain\s+contributions?\s+(?:is|are|was|were)\b",  # "papers whose main contribution is a theory"
                      re.IGNORECASE)
@@ -505,13 +513,18 @@ def without_contribution_words(query: str) -> str:
                   r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me|what|which|were|was|"
                   r"whose|have|has|release[sd]?|releasing|offer(?:s|ed)?|provide[sd]?|dedicated|speciali[sz]ed|curated|"
                   r"high-quality|large|small|challenging|standard|custom)\b", " ", text, flags=re.IGNORECASE)
-    return " ".join(w for w in re.findall(r"[\w\-/]+", text) if w.lower() not in _SAID_OF_THE_PAPERS)
+    words = [w for w in re.findall(r"[\w\-/]+", text) if w.lower() not in _SAID_OF_THE_PAPERS]
+    return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
 
 
+# Words every paper of the store is about, and what a resource is used for: "benchmarks for evaluating models" names
+# no topic the benchmarks must be on.
+_ANY_PAPER = frozenset("model models llm llms language large ai system systems neural network networks machine learning "
+                       "evaluating evaluation evaluate testing assessing training".split())
 # What a question on a kind says of the papers besides their topic: "give a theoretical analysis of ...", "back it
 # with theory", "empirical studies that examine RL".
 _SAID_OF_THE_PAPERS = ASKING_WORDS | frozenset("also it its them they back backs backed support supports supported give gives "
-                                        "develop develops derive derives conduct conducts".split())
+                                        "develop develops derive derives conduct conducts to train trains trained".split())
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.

@@ -309,10 +309,21 @@ def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     ("Which papers release a code library or repository as a contribution?", ""),
     ("Which papers propose a new method and also back it with theoretical analysis?", "method"),
     ("Are there benchmarks for agents that use LLM judges?", "agents LLM judges"),
+    # what every paper is about, and what the resource is for, are no topic
+    ("papers that introduce new benchmarks for evaluating language models", ""),
+    ("Which papers introduce a dataset to train agents?", "agents"),
+    ("Are there benchmarks for vision-language models?", "vision-language models"),
 ])
 def test_the_topic_of_a_kind_question_is_what_is_left_of_it(question, topic):
     plan = plan_of(question)
     assert plan.kind == "contribution" and plan.query == topic
+
+
+def test_what_a_resource_is_said_to_be_for():
+    mainly = plan_of("Which papers mainly contribute a dataset or benchmark for evaluating models?")
+    assert mainly.mainly and mainly.data_use == "evaluation" and mainly.query == ""
+    assert plan_of("Which papers introduce a dataset to train agents?").data_use == "training"
+    assert plan_of("Which papers introduce datasets for training and evaluating agents?").data_use is None
 
 
 def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
