@@ -143,7 +143,8 @@ _LIST = re.compile(
     r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:which|what)\s+(?:papers|works|studies|methods|approaches|articles|abstracts|ones)\b"
     r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|abstracts)\b"
     r"|\b(?:papers|works|studies|research|articles)\s+(?:on|about|that|which|using|with|in|for|where|related\s+to)\b"
-    r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research)\b"
+    r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research|abstracts?)\b"
+    r"|^\s*(?:any\s+)?(?:work|research)\s+(?:on|about)\b"  # "work on cryptography"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+|a\s+|an\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
     r"|^\s*(?:papers|works|studies|articles)\s+\w+ed\s+(?:on|with|by|for|in|from|to)\b"
     r"|^\s*(?:papers|works|studies|articles)\s+\w+ing\b"  # "papers proposing new optimizers"
@@ -673,8 +674,15 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                             not_on.group("topic"), re.IGNORECASE):
         about = focus(not_on.group("topic"))
         return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
-    if is_list(question):
+    if is_list(question) or (not named and _BARE_QUESTION.match(question)):
         return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
     if asks_about_one(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)
+
+
+# A topic asked as a question, with no words to ask it: "RL for speech or audio models?" is "any papers on RL for
+# speech or audio models?"; "proof simplification for Lean", a search, stays a topic.
+_BARE_QUESTION = re.compile(r"^(?!\s*(?:which|what|who|whom|whose|how|why|when|where|is|are|was|were|do|does|did|can|could|"
+                            r"should|would|will|has|have|had|tell|show|list|find|give|get|compare|explain|describe|"
+                            r"summari[sz]e)\b)[^?]+\?\s*$", re.IGNORECASE)

@@ -16,6 +16,10 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
 
 @pytest.mark.parametrize("question, kind", [
     ("proof simplification for Lean", "topic"),
+    ("RL for speech or audio models?", "list"),  # a topic asked as a question: any papers on it?
+    ("does RL transfer reasoning across languages better than SFT?", "topic"),
+    ("work on cryptography or secure computation", "list"),
+    ("Do any abstracts deal with catastrophic forgetting?", "list"),
     ("which papers reduce reasoning token usage?", "list"),
     ("anything on audio or speech language models?", "list"),
     ("Is there any work on protein folding?", "list"),
