@@ -57,3 +57,22 @@ def topic_words(query: str) -> str:
     query itself when nothing would be left ("what is it?")."""
     kept = [word for run in _runs(query) for word in run]
     return " ".join(kept) if kept else query
+
+
+# Heads too general to say what a compound is about: "training-free methods" is about being training-free.
+_GENERAL_HEADS = ASKING_WORDS | frozenset("method methods technique techniques model models framework frameworks "
+                                          "system systems algorithm algorithms".split())
+
+
+def compound_head(query: str) -> str | None:
+    """The noun a hyphenated modifier makes a compound of, when ``query``'s topic is one such run of two or three
+    words: 'any work on test-time adaptation?' -> 'adaptation', 'papers about LLM-based agents' -> 'agents'. A
+    paper on test-time scaling holds "test-time", the rare part, and not what the question asks about. None for a
+    general head ("training-free methods", "vision-language models") or any other topic."""
+    runs = _runs(query)
+    if len(runs) != 1 or not 2 <= len(runs[0]) <= 3:
+        return None
+    *modifiers, head = runs[0]
+    if "-" in head or not any("-" in m for m in modifiers) or head.lower() in _GENERAL_HEADS:
+        return None
+    return head

@@ -276,6 +276,18 @@ def test_only_in_other_compounds():
     assert not other("nothing of it here", "world", {"world"})  # not held at all: coverage says so already
 
 
+def test_a_paper_without_the_head_of_a_hyphenated_compound_is_not_on_it(corpus):
+    """"Test-time adaptation": the papers on test-time scaling hold the rare "test-time", not "adaptation"."""
+    from assistant.query_words import compound_head
+
+    assert compound_head("any work on test-time adaptation?") == "adaptation"
+    assert compound_head("papers about LLM-based agents") == "agents"
+    assert compound_head("training-free methods") is None  # a general head: about being training-free
+    assert compound_head("world models") is None and compound_head("reduce reasoning token usage") is None
+    found = {short_title(h.title) for h in corpus.find("Any work on test-time adaptation?", page_size=None).hits}
+    assert found == {"ZeroSiam", "TTM"}  # not THINKMERGE, NuRL or SSFT, on test-time scaling or compute
+
+
 def test_a_list_on_a_short_topic_finds_its_papers_however_they_say_it(corpus):
     """"World models" is said as "world model" and "world-model-based"; "formal methods" as "formal proofs"."""
     found = {short_title(h.title) for h in corpus.find("Which papers study world models?", page_size=None).hits}
