@@ -230,7 +230,9 @@ class Conversation:
                     return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1]], True,
                                     f"paper [{n}] of {which} ({numbered.citation_titles[n - 1]})",
                                     whole_set=True)  # about that paper: "the second one: what's the result?"
-            if _GROUP.search(question) or (one and len(last.citation_ids) == 1):  # or "which one ..." of one
+            # or "which one ..." of one, or "and which is about physics?" after a subset: the set it was chosen from
+            if _GROUP.search(question) or (one and len(last.citation_ids) == 1) \
+                    or (_AND_WHICH.match(question) and previous.within and len(previous.within) > len(last.citation_ids)):
                 group_rest = _THE_ONE.sub(" ", _GROUP.sub(" ", rest))
                 negated = _NEGATION.search(group_rest)
                 remaining = _content(_NEGATION.sub(" ", group_rest))

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .query_words import ASKING_WORDS
+from .query_words import ASKING_WORDS, FUNCTION_WORDS
 from .schema import BENCHMARK
 from .search import focus
 
@@ -524,7 +524,7 @@ _ANY_PAPER = frozenset("model models llm llms language large ai system systems n
                        "evaluating evaluation evaluate testing assessing training".split())
 # What a question on a kind says of the papers besides their topic: "give a theoretical analysis of ...", "back it
 # with theory", "empirical studies that examine RL".
-_SAID_OF_THE_PAPERS = ASKING_WORDS | frozenset("also it its them they back backs backed support supports supported give gives "
+_SAID_OF_THE_PAPERS = ASKING_WORDS | FUNCTION_WORDS | frozenset("also it its them they back backs backed support supports supported give gives "
                                         "develop develops derive derives conduct conducts to train trains trained".split())
 
 
@@ -645,7 +645,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
     if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
-        about = re.sub(r"^(?:the|all|these|those)\s+", "", without_contrasts(focus(_COMPARE_FRAME.sub("", question))),
+        about = re.sub(r"^(?:the|all|these|those)\s+(?:(?:two|three|four|five|six|\d+)\s+)?|^(?:two|three|four|five|six|\d+)\s+",
+                       "", without_contrasts(focus(_COMPARE_FRAME.sub("", question))),
                        flags=re.IGNORECASE)
         kinds = [label for label, pattern in _CONTRIBUTION.items() if pattern.search(about)]
         if kinds:  # "compare the benchmark papers": the papers of that kind (on the topic left, if any)

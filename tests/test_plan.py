@@ -479,3 +479,23 @@ def test_a_subset_by_a_kind_a_paper_has():
     question = "which of them has theory?"
     plan = plan_of(question, followup=conversation.resolve(question))
     assert plan.restrict_to == ["a", "b"] and plan.contributions == ["theory"]
+
+
+def test_and_which_after_a_subset_asks_the_set_it_was_chosen_from():
+    """"Which papers introduce benchmarks?", "which of them is about law?", "and which is about physics?"."""
+    conversation = Conversation()
+    conversation.add(Turn("Which papers introduce benchmarks?", "benchmarks", "...", ["a", "b", "c"],
+                          ["A: x", "B: y", "C: z"], "contribution"))
+    law = conversation.resolve("which of them is about law?")
+    assert law.restrict_to == ["a", "b", "c"] and law.query == "law"
+    conversation.add(Turn("which of them is about law?", "law", "...", ["b"], ["B: y"], "followup", within=["a", "b", "c"]))
+    physics = conversation.resolve("and which is about physics?")
+    assert physics.restrict_to == ["a", "b", "c"] and physics.query == "physics" and physics.sibling
+
+
+@pytest.mark.parametrize("question, topic", [
+    ("compare the two audio papers", "audio"),  # how many, not what about
+    ("Which empirical analyses look at test-time compute?", "test-time compute"),
+])
+def test_counts_and_function_words_are_no_topic(question, topic):
+    assert plan_of(question).query == topic
