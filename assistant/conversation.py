@@ -230,9 +230,11 @@ class Conversation:
                     return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1]], True,
                                     f"paper [{n}] of {which} ({numbered.citation_titles[n - 1]})",
                                     whole_set=True)  # about that paper: "the second one: what's the result?"
+            # the set the last answer chose a subset from, if it did
+            chosen_from = previous.within if previous.within and len(previous.within) > len(previous.citation_ids) else None
+            and_which = _AND_WHICH.match(question)
             # or "which one ..." of one, or "and which is about physics?" after a subset: the set it was chosen from
-            if _GROUP.search(question) or (one and len(last.citation_ids) == 1) \
-                    or (_AND_WHICH.match(question) and previous.within and len(previous.within) > len(last.citation_ids)):
+            if _GROUP.search(question) or (one and len(last.citation_ids) == 1) or (and_which and chosen_from):
                 group_rest = _THE_ONE.sub(" ", _GROUP.sub(" ", rest))
                 negated = _NEGATION.search(group_rest)
                 remaining = _content(_NEGATION.sub(" ", group_rest))
@@ -240,8 +242,7 @@ class Conversation:
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set
                 # (or "and which improve stability?" after "which of them improve pass@k?": the same set again)
-                parallel = switch or _AND_WHICH.match(question)
-                sibling = bool(parallel and previous.within and len(previous.within) > len(previous.citation_ids))
+                sibling = bool((switch or and_which) and chosen_from)
                 if sibling:
                     ids, papers = list(previous.within), the_papers(len(previous.within), chosen_from=True)
                 if negated and remaining:

@@ -508,12 +508,6 @@ def without_contribution_words(query: str) -> str:
     text = _EXCLUSION.sub("", query)
     for pattern in _CONTRIBUTION.values():
         text = pattern.sub(" ", text)
-    text = re.sub(r"\b(?:a|an|the|new|novel|any|some|mainly|purely|primarily|mostly|main|papers?|works?|"
-                  r"contribution|contributions|their|as|that|which|introduce[sd]?|propose[sd]?|present[sd]?|"
-                  r"contribute[sd]?|are|is|do|does|there|in|this|collection|store|or|and|of|on|for|about|with|"
-                  r"include[sd]?|including|some|kind|kinds|type|types|list|show|find|give|get|me|what|which|were|was|"
-                  r"whose|have|has|release[sd]?|releasing|offer(?:s|ed)?|provide[sd]?|dedicated|speciali[sz]ed|curated|"
-                  r"high-quality|large|small|challenging|standard|custom)\b", " ", text, flags=re.IGNORECASE)
     words = [w for w in re.findall(r"[\w\-/]+", text) if w.lower() not in _SAID_OF_THE_PAPERS]
     return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
 
@@ -523,9 +517,14 @@ def without_contribution_words(query: str) -> str:
 _ANY_PAPER = frozenset("model models llm llms language large ai system systems neural network networks machine learning "
                        "evaluating evaluation evaluate testing assessing training".split())
 # What a question on a kind says of the papers besides their topic: "give a theoretical analysis of ...", "back it
-# with theory", "empirical studies that examine RL".
-_SAID_OF_THE_PAPERS = ASKING_WORDS | FUNCTION_WORDS | frozenset("also it its them they back backs backed support supports supported give gives "
-                                        "develop develops derive derives conduct conducts to train trains trained".split())
+# with theory", "empirical studies that examine RL", "new curated benchmarks in the collection".
+_SAID_OF_THE_PAPERS = ASKING_WORDS | FUNCTION_WORDS | frozenset("""
+new novel mainly purely primarily mostly main contribution contributions collection store kind kinds type types
+introduce introduces introduced propose proposes proposed present presents presented contribute contributes
+contributed include includes included including list show find give gives get release releases released releasing
+offer offers offered provide provides provided dedicated specialized specialised curated high-quality large small
+challenging standard custom back backs backed support supports supported develop develops derive derives conduct
+conducts train trains trained""".split())
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.

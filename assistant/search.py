@@ -167,6 +167,11 @@ class Candidate:
     coined: bool = False  # the paper holds every coined word of the query ("MATH500", "GPT-4", "Qwen3")
 
     @property
+    def full_text(self) -> str:
+        """The paper's title and abstract, as the index reads them."""
+        return f"{self.meta.get('title', '')} {self.text}"
+
+    @property
     def relevance(self) -> float:
         return self.dense + LEXICAL_WEIGHT * self.lexical
 
@@ -197,7 +202,7 @@ def holds(text: str, words: list[str]) -> bool:
 def _holds_word(c: Candidate, word: str, *, exact: bool = False) -> bool:
     """Whether the paper of ``c`` has ``word`` as a word of its own, or one run on with digits ("AIME2024"); not
     inside another word ("aims", "claimed"). In any case, or as written when ``exact`` ("MATH", not "math")."""
-    return bool(re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", f"{c.meta.get('title', '')} {c.text}",
+    return bool(re.search(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", c.full_text,
                           0 if exact else re.IGNORECASE))
 
 
@@ -287,8 +292,6 @@ class HybridSearcher:
             c.named = c.id in named
             c.coined = bool(coined or names) and holds(c.text, coined) and all(_holds_word(c, w, exact=True) for w in names)
         # "RL" in the question, "reinforcement learning" in the paper (or the reverse): the best reading counts.
-        # Papers the index lacks (the first reading finds which) are tokenized from their text, once.
-        unindexed: dict[str, str] | None = None
         writes: dict[tuple[str, str], bool] = {}  # (paper, naming word): read once, whatever the readings
         elsewhere: dict[tuple[str, str], bool] = {}  # (paper, term): held only inside other compounds
         lowered: dict[str, str] = {}  # each paper's title and abstract in lower case, made once
@@ -296,10 +299,7 @@ class HybridSearcher:
         for reading in readings(query, defined):
             terms = self.lexical.term_shares(reading)
             unknown = min(unknown, self.lexical.unknown_share(reading, terms))
-            shares = self.lexical.paper_coverage(reading, [c.id for c in ranked], terms)
-            if unindexed is None:
-                unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id not in shares}
-            shares.update(self.lexical.coverage(reading, unindexed, terms) if unindexed else {})
+            shares = self._coverage(reading, ranked, terms)
             unstemmed = self._unstemmed_names(reading, terms)
             bare, asked = self._bare_terms(reading, terms)
             for c in ranked:
@@ -311,7 +311,7 @@ class HybridSearcher:
                 for term, part in bare:
                     if shares.get(c.id, 0.0) > 0 and (c.id, term) not in elsewhere:
                         if c.id not in lowered:
-                            lowered[c.id] = f"{c.meta.get('title', '')} {c.text}".lower()
+                            lowered[c.id] = c.full_text.lower()
                         # most papers have no compound ending in the term: a substring test spares them the regexes
                         # (run on every one, they took 0.27 s of a list's find at 20k papers)
                         elsewhere[c.id, term] = f"-{term}" in lowered[c.id] and \
@@ -332,16 +332,22 @@ class HybridSearcher:
         in check6: 8 papers, 2 of them right, to those 2; "LLM-based agents" and "test-time training or
         test-time adaptation" in dev2 lose a wrong paper or two), and none for the worse; with general heads too
         ("training-free methods") it cost check4 a paper."""
-        head = compound_head(focus(query))
+        head = compound_head(query)
         if head is None:
             return
-        ids = [c.id for c in ranked if not (c.named or c.coined)]
-        held = self.lexical.paper_coverage(head, ids)
-        unindexed = {c.id: f"{c.meta.get('title', '')} {c.text}" for c in ranked if c.id in ids and c.id not in held}
-        held.update(self.lexical.coverage(head, unindexed) if unindexed else {})
-        for c in ranked:
-            if c.id in held and held[c.id] <= 0.0:
+        free = [c for c in ranked if not (c.named or c.coined)]
+        held = self._coverage(head, free)
+        for c in free:
+            if held[c.id] <= 0.0:
                 c.lexical *= HEADLESS
+
+    def _coverage(self, query: str, ranked: list[Candidate], shares: dict[str, float] | None = None) -> dict[str, float]:
+        """Each candidate's coverage of ``query``: read off the index, or for a paper the index lacks yet (an
+        ingest in progress) tokenized from its text."""
+        found = self.lexical.paper_coverage(query, [c.id for c in ranked], shares)
+        unindexed = {c.id: c.full_text for c in ranked if c.id not in found}
+        found.update(self.lexical.coverage(query, unindexed, shares) if unindexed else {})
+        return found
 
     def _bare_terms(self, reading: str, shares: dict[str, float]) -> tuple[list[tuple[str, float]], set[str]]:
         """The terms of ``reading``'s topic words written without a hyphen ("world" of "world models"), each with its

@@ -36,7 +36,7 @@ _ASIDE = re.compile(r"\s*\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z0-9][\w'\-]*")
 
 # "we", "our", "this paper": the paper speaking of itself.
-_OWN = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|survey)|here)\b", re.I)
+OWN_VOICE = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|survey)|here)\b", re.I)
 # The verbs a paper uses to put forward what it contributes, as "we [adverbs] VERB".
 _CONTRIBUTE = re.compile(
     r"\b(?:we|(?:this|our)\s+(?:paper|work|study|article))\s+(?:(?:also|first|further|then|additionally|next|now|"
@@ -189,7 +189,7 @@ class Evidence:
         self._current, self._about = set(), set()
         self._sentence = sentence
         coined_before = set(self.coined)
-        own = bool(_OWN.search(sentence)) or any(sentence.startswith(name + " ") for name in self.names)
+        own = bool(OWN_VOICE.search(sentence)) or any(sentence.startswith(name + " ") for name in self.names)
         for match in _CONTRIBUTE.finditer(sentence):
             self._contributed(match.group("rest"))
         passive = _PASSIVE.search(sentence)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .contributions import OWN_VOICE
+
 MAX_WORDS = 10
 # Acronyms of the field, not names of a paper's contribution.
 COMMON = {
@@ -28,7 +30,6 @@ _OTHERS_WORK = re.compile(r"\b(?:researchers|prior|previous(?:ly)?|earlier|exist
 # What a paper builds on rather than names: "an extension to PER", "builds on GRPO", "improves upon CLIP".
 _EXTENDED = re.compile(r"\b(?:(?:an?\s+)?extension\s+(?:to|of)|extends?|extending|builds?\s+(?:on|upon)|improves?\s+(?:on|upon))"
                        r"\s+(?:the\s+)?\S+", re.IGNORECASE)
-_OWN = re.compile(r"\b(?:we|our|this (?:paper|work)|the resulting|the proposed)\b", re.IGNORECASE)
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-\.+]*[A-Za-z0-9+]|[A-Z]{2,}")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[])")
 _LINKS = {"of", "for", "and", "the", "with", "via", "in", "on", "to", "a", "an"}
@@ -138,7 +139,7 @@ def find_name(text: str) -> str | None:
         if _is_name(match.group(1)) and _expansion(plain, match.group(1), spelled=False):
             # a name defined where the authors speak ("we show that the resulting algorithm, ... (ReaPER)") is theirs
             start = max(plain.rfind(". ", 0, match.start()), 0)
-            own = bool(_OWN.search(plain[start:match.start()]))
+            own = bool(OWN_VOICE.search(plain[start:match.start()]))
             scores[match.group(1)] = scores.get(match.group(1), 0) + (2.5 if own else 2)
     for match in re.finditer(r"\b(" + _TOKEN.pattern + r")\b", plain):
         token = match.group(1)
