@@ -23,6 +23,9 @@ _POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)
              r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b")
 _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b"
                     r"|\bonly\s+(?:those|these)\b|\btheir\b|\bwhich of (?:them|those|these)\b|\bwhich ones\b"
+                    # "filter to the papers about agents", "narrow it down to the multimodal ones"
+                    r"|^\s*(?:(?:and|now|ok(?:ay)?|so)[, ]+)?(?:filter|narrow|restrict|limit|cut)(?:\s+(?:it|them|this|these|those|"
+                    r"the\s+(?:list|answer)))?(?:\s+down)?\s+to\b"
                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b"
                     # "summarize them", "describe those", "rank them by efficiency": something asked of each of them
                     r"|\b(?:summari[sz]e|describe|explain|review|rank|sort|order|list)\s+(?:them|these|those|both|all\s+of\s+them)\b"
@@ -43,6 +46,7 @@ MEMBERSHIP = re.compile(r"\b(?:among|one\s+of|part\s+of|in|included\s+in)\s+(?:t
 GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both|\[\d+\])\b|\b(?:first|second|third|last)\s+one\b",
                              re.IGNORECASE)
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
+                     r"|(?:(?:and|now|ok(?:ay)?|so)[,]?\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:but\s+)?(?:for|on|about|in|with)\s+"
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
@@ -59,6 +63,13 @@ _OTHERS_ON = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is the
                         r"|anything |any )?(?:any |some )?(?:others?|other (?:papers?|works?|ones|studies|research)|"
                         r"more papers?|else)\s+(?:on|about|in|for|using|with|related to)\s+(?P<topic>[^?!]+?)\s*[?.!]*\s*$",
                         re.IGNORECASE)
+# "any others?", "anything else?": a new search on the last topic, without the last answer's papers
+_ANY_OTHERS = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are\s+there\s+|is\s+there\s+)?(?:any\s+|some\s+)?(?:others?|"
+                         r"other\s+(?:papers|ones|works)|anything\s+else|any\s+more|more\s+(?:papers|ones))\s*[?.!]*\s*$",
+                         re.IGNORECASE)
+# "now show me benchmarks on this topic": the last question's topic, said again
+_THIS_TOPIC = re.compile(r"\b(?:on|about|for|in|to)\s+(?:this|that|the\s+same)\s+(?:topic|subject|area|theme|problem)\b",
+                         re.IGNORECASE)
 # "are there similar papers?", "anything related?", "more like this": the papers closest to the last answer's
 _SIMILAR = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there |any |anything |find |show me |what are |"
                       r"give me |list )?(?:(?:any|some|other|more)\s+)*(?:similar|related)(?:\s+(?:papers?|works?|research|"
@@ -176,6 +187,14 @@ class Conversation:
             return Resolved(topic, None, True, f"a new search on {topic}, besides {the_papers(len(last.citation_ids))}",
                             switch_to=topic, last_kind=previous.kind, last_kinds=previous.kinds,
                             besides=list(last.citation_ids))
+        if _ANY_OTHERS.match(question) and last:  # "any others?": the last topic again, less what it gave
+            topic = previous.query or last.query
+            return Resolved(topic, None, True, f"a new search on {topic}, besides {the_papers(len(last.citation_ids))}",
+                            switch_to=topic, last_kind=previous.kind, last_kinds=previous.kinds,
+                            besides=list(last.citation_ids))
+        if _THIS_TOPIC.search(question) and previous.query:  # "benchmarks on this topic?"
+            query = f"{previous.query} {_content(_THIS_TOPIC.sub(' ', question))}".strip()
+            return Resolved(query, None, True, f"on the last question's topic: {previous.query}")
         others = self._left_out() if _OTHERS.search(question) else None
         if others:  # "what about the other ones?"
             ids, count = others
@@ -348,15 +367,17 @@ def _ordinal_number(match: re.Match, count: int) -> int:
 
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question
 # about a set without them ("what do they evaluate on?", "what are their results?") is about each paper.
-_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|the ones?|those (?:that|which|with|about|"
+_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|filter|narrow|restrict|limit|the ones?|those (?:that|which|with|about|"
                       r"using|on|in))\b", re.IGNORECASE)
 # "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
-_NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t|drop|remove|exclude|discard|leave\s+out)\b",
+                       re.IGNORECASE)  # "drop the ones that use GRPO"
 
 _FILLER = set("what which who how does do did is are was were the a an of about more tell me please and so ok okay "
               "one ones paper papers work works they them it its this that these those use uses using "
               "either also actually only just really any each both all show give list find "
-              "rely relies relying employ employs leverage leverages apply applies adopt adopts involve involves".split())  # what asks, not what about
+              "rely relies relying employ employs leverage leverages apply applies adopt adopts involve involves "
+              "now keep narrow down filter restrict limit cut".split())  # what asks, not what about
 
 
 def _content(text: str) -> str:

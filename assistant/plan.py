@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .query_words import ASKING_WORDS, FUNCTION_WORDS
-from .schema import BENCHMARK
+from .schema import BENCHMARK, CONTRIBUTION_LABELS
 from .search import focus
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
@@ -46,15 +46,24 @@ DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
-    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|" + DATA_USE_WORDS["training"],
+    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|" + DATA_USE_WORDS["evaluation"] + "|"
+               + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)(?:\s+(?:analys[ie]s|frameworks?|results?|justifications?|foundations?|"
-              r"insights?|evidence))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]",
+              r"insights?|evidence))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
+              # what a theory paper does: "prove theorems about transformers", "derive generalization bounds"
+              r"|prov(?:e|es|ed|ing)\s+(?:that|theorems?|convergence|(?:\w+\s+)?bounds?)"
+              r"|(?:convergence|optimality|correctness)\s+proofs?"
+              r"|(?:generali[sz]ation|regret|sample[\s-]complexity|error|convergence)\s+(?:bounds?|rates?)"
+              r"|deriv(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:bounds?|guarantees?|theorems?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis\s+papers?"
                                 r"|(?<!theoretical\s)(?<!formal\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
-                                r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical",  # "purely empirical"
-    "survey/position": r"surveys?|position\s+papers?|overviews?|literature\s+reviews?",
+                                r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical"  # "purely empirical"
+                                r"|(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)"
+                                r"\s+why\b",  # "which papers analyze why RL fine-tuning works?"
+    "survey/position": r"surveys?|position\s+(?:papers?|pieces?)|overviews?|literature\s+reviews?|reviews?\s+of\s+the\s+literature"
+                       r"|review\s+(?:articles?|papers?)|(?:opinion|perspective)\s+(?:papers?|pieces?)|argue\s+(?:a|for\s+a)\s+position",
     "system/tool": r"toolkits?|(?:code\s+)?(?:librar(?:y|ies)|repositor(?:y|ies))|software|open-source\s+tools?|systems?\s+papers?"
                    r"|systems?\s+(?:or|and)\s+tools?|tools?\s+(?:or|and)\s+systems?"
                    r"|(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",  # "a system or tool"
@@ -64,7 +73,8 @@ _DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words 
 _ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 # A question asks for a kind of paper when it asks what papers *are* or *contribute*, not what they use.
 _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
-                         r"giv|develop|deriv|conduct|has|have|"
+                         r"giv|develop|deriv|conduct|has|have|prove|proves|proved|proving|argue|argues|"
+                         r"(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)\s+why|"
                          r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
                          re.IGNORECASE)
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
@@ -156,15 +166,26 @@ _LIST = re.compile(
     r"trends|state\s+of\s+the\s+art)\s+(?:in|on|for)\b"
     r"|^\s*how\s+(?:are|do|have|is)\s+(?:people|researchers|authors|papers|works|studies)\b"
     r"|\banything\s+(?:new\s+|recent\s+)?(?:on|about|in|for)\b"
+    r"|\bwhat\s+(?:new\s+|recent\s+|other\s+)?(?:techniques|methods|approaches|ideas|solutions|algorithms)\s+"
+    r"(?:are\s+there|exist|have\s+been)\b"  # "what new techniques are there for test-time adaptation?"
+    r"|\bwhat\s+(?:has|have)\s+(?:been\s+|people\s+|researchers\s+)?(?:done|published|proposed|written|tried)\s+"
+    r"(?:on|about|in|for|with|to)\b"  # "what has been done on curriculum learning?"
+    r"|^\s*what\s+(?:do|does)\s+(?:we|you|the\s+(?:store|collection|corpus))\s+have\s+(?:on|about|for|in)\b"
     r"|\w\s+(?:papers|works|studies|research|articles)\s*[?.!]*\s*$"
     r"|\b(?:list|show|find|give)\s+(?:me\s+)?(?:all|every|the|some|any)?\s*(?:papers?|works?|research|studies)\b"
-    r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies)\b",
+    r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies|methods|approaches|techniques)\b"
+    r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:interested|curious)\s+(?:in|about)\b"
+    r"|^\s*(?:and\s+)?who\s+(?:else\s+)?(?:\w+s|works\s+on|is\s+working\s+on)\b"  # "who builds world models?"
+    r"|\s(?:anywhere|at\s+all)\s*[?.!]*\s*$"  # "is an LLM used as a reasoning engine for biology anywhere?"
+    r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
-                      r"similarit(?:y|ies)|in common)\b", re.IGNORECASE)
+                      r"similarit(?:y|ies)|in common|side\s+by\s+side)\b", re.IGNORECASE)
 # "Is ZeroSiam better than TTM?", "ZeroSiam or TTM: which is better?" compare papers, one of them at least named
 # ("TTM" is too short a name to be told from a word); "does RL transfer better than SFT?" names no paper.
-_THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b|\bwhich\s+(?:one\s+|of\s+(?:them|the\s+two)\s+)?"
+_THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b"
+                   r"|\bor\s+[^?]*?\b(?:more|less|better|worse|faster|cheaper|stronger|weaker)\b"  # "is X or Y more sample efficient?"
+                   r"|\bwhich\s+(?:one\s+|of\s+(?:them|the\s+two)\s+)?"
                    r"(?:is|works|performs|does)\s+(?:better|worse|best|faster|cheaper|stronger)\b", re.IGNORECASE)
 # What a comparison of the papers on a topic says around the topic: "compare the papers on Lean", "how do the
 # papers on agents differ?"
@@ -213,6 +234,8 @@ class Plan:
     examples: list[str] = field(default_factory=list)  # a list question's examples of what it asks for ("e.g.
                                                 # physics or biology"): a paper clearly on one answers it too
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
+    every_kind: bool = False                    # a paper must have every kind asked, not one of them ("a new method
+                                                # and also a theoretical analysis")
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -269,7 +292,7 @@ class Plan:
     def kinds_text(self, only: str = " ({} only)") -> str:
         """The kinds asked for, as the answer names them: 'theory or survey/position', 'benchmark/dataset
         (benchmarks only)'; ``only`` frames the data use."""
-        return " or ".join(self.contributions) + self.use_note(only)
+        return (" and " if self.every_kind else " or ").join(self.contributions) + self.use_note(only)
 
     def the_set(self, count: int) -> str:
         """What a follow-up's set of ``count`` papers is: 'the 3 papers of the last answer', or for another subset
@@ -298,6 +321,8 @@ class Plan:
             out.update(page=self.page, page_size=self.page_size)
         if self.kind == "contribution" or self.mainly:
             out["mainly"] = self.mainly
+        if self.every_kind:
+            out["every_kind"] = True
         if self.data_use:
             out["data_use"] = self.data_use
         if self.exclude and self.restrict_to is None:
@@ -376,13 +401,44 @@ def contributions_asked(question: str) -> list[str]:
     """The kinds of contribution a question asks for, in ``CONTRIBUTION_WORDS`` order:
     'Which papers introduce a new benchmark?' -> ['benchmark/dataset']. What a question excludes
     ('... rather than new benchmarks') does not count, and a kind only counts in a question that
-    asks what papers are or contribute."""
+    asks what papers are or contribute. A method counts only beside another kind a paper is to have
+    too (``asks_every_kind``): on its own it is what nearly every paper contributes, and a list asks it."""
+    if _NOT_A_METHOD.search(question) and not _kinds_in(_NOT_A_METHOD.sub(" ", question)):
+        return ["empirical study/analysis"]  # "which papers study X without proposing a new method?"
+    kinds = _kinds_in(question)
+    if kinds and asks_every_kind(question) and _METHOD.search(_EXCLUSION.sub("", question)):
+        kinds = [label for label in CONTRIBUTION_LABELS if label in kinds or label == "method"]
+    return kinds
+
+
+def _kinds_in(question: str) -> list[str]:
     wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     if not (opening or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
         return []
     return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+
+
+# A paper to have two kinds at once: "a new method and also back it with theory", "both a dataset and a method",
+# "a benchmark as well as a baseline method". A plain "and" between kinds lists either ("surveys and benchmarks
+# on agents?").
+_EVERY_KIND = re.compile(r"\b(?:also|both|as\s+well\s+as|along\s+with|together\s+with|in\s+addition\s+to|on\s+top\s+of|"
+                         r"and\s+(?:then\s+)?(?:back|support|justify|ground)\w*)\b", re.IGNORECASE)
+_METHOD = re.compile(r"\b(?:an?|new|novel|own)\s+(?:[\w-]+\s+)?(?:method|technique|algorithm|approach)\b",
+                     re.IGNORECASE)  # one the paper brings: "evaluate methods on it" contributes none
+# An analysis asked as what the paper does not do: "which papers study LLM behaviour without proposing a new method?",
+# "papers that measure something rather than propose a method".
+_NOT_A_METHOD = re.compile(r"\s*\b(?:without|rather\s+than|instead\s+of|but\s+not|and\s+not|not)\s+(?:by\s+)?"
+                           r"(?:propos\w*|introduc\w*|offer\w*|develop\w*|present\w*|contribut\w*)\s+(?:a\s+|any\s+)?"
+                           r"(?:new\s+|novel\s+|their\s+own\s+)?(?:methods?|techniques?|algorithms?|approach(?:es)?)\b",
+                           re.IGNORECASE)
+
+
+def asks_every_kind(question: str) -> bool:
+    """Whether a question asking for several kinds wants papers with all of them ('a method and also a
+    theoretical analysis') rather than any ('surveys or benchmarks')."""
+    return bool(_EVERY_KIND.search(_EXCLUSION.sub("", question)))
 
 
 def data_use_asked(question: str) -> str | None:
@@ -418,7 +474,7 @@ _USED = re.compile(r"\b(?:use[sd]?|using|evaluat(?:e[sd]?|ing)|tested|testing|tr
 
 
 # An imperative that asks for what follows it: "list benchmarks for agents", "show me any surveys".
-_ASKING = re.compile(r"^(?:(?:please|can you|could you)\s+)*(?:list|show|find|give|get)\s+(?:me\s+)?"
+_ASKING = re.compile(r"^(?:(?:please|can you|could you|now|and|so|ok(?:ay)?),?\s+)*(?:list|show|find|give|get)\s+(?:me\s+)?"
                      r"(?:all\s+|the\s+|some\s+|any\s+)?(?:new\s+|recent\s+)?", re.IGNORECASE)
 # A kind that a "which" asks for: "which empirical studies examine RL?", "what surveys cover agents?". Not one
 # papers use: "which benchmarks do they evaluate on?"
@@ -454,8 +510,10 @@ def asks_mainly(question: str) -> bool:
     """'Which papers are primarily empirical studies?': the kind is what the paper chiefly contributes (its
     main contribution, read at ingest), not one of several it brings ('mostly empirical' in a clause that
     asks for something else does not make it so). So is a kind set against another ('analyses rather than new
-    methods')."""
+    methods', 'studies that propose no new method')."""
     excluded = _EXCLUSION.search(question)
+    if _NOT_A_METHOD.search(question) and contributions_asked(question) == ["empirical study/analysis"]:
+        return True
     return bool(_MAINLY.search(_EXCLUSION.sub("", question))
                 or (excluded and _OTHER_KIND.match(excluded.group(0)) and contributions_asked(question)))
 
@@ -505,11 +563,19 @@ def names_a_topic(question: str) -> bool:
 
 def without_contribution_words(query: str) -> str:
     """The topic left once the kind of contribution is taken out: 'new benchmarks for agents' -> 'agents'."""
-    text = _EXCLUSION.sub("", query)
+    text = _EXCLUDED_CLAUSE.sub(" ", _NOT_A_METHOD.sub(" ", query))  # "analysis papers, not method papers, that test X"
+    if asks_every_kind(query):  # "a method and also theory": the method is a kind asked, not a topic
+        text = _METHOD.sub(" ", text)
     for pattern in _CONTRIBUTION.values():
         text = pattern.sub(" ", text)
-    words = [w for w in re.findall(r"[\w\-/]+", text) if w.lower() not in _SAID_OF_THE_PAPERS]
+    words = [w for w in re.findall(r"[\w\-/]+(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]
     return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
+
+
+# What a question on a kind sets aside, up to the end of its clause: the clause after it may be the topic ("analysis
+# papers, not method papers, that test whether models generalize").
+_EXCLUDED_CLAUSE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than|even if|"
+                              r"even though|although|though|regardless of)\b[^,;.?!]*", re.IGNORECASE)
 
 
 # Words every paper of the store is about, and what a resource is used for: "benchmarks for evaluating models" names
@@ -524,7 +590,10 @@ introduce introduces introduced propose proposes proposed present presents prese
 contributed include includes included including list show find give gives get release releases released releasing
 offer offers offered provide provides provided dedicated specialized specialised curated high-quality large small
 challenging standard custom back backs backed support supports supported develop develops derive derives conduct
-conducts train trains trained""".split())
+conducts train trains trained put forward build builds built construct constructs collect collects collected newly
+large-scale systematic something anything measure measures study studies examine examines investigate investigates
+analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
+searching interested need want""".split())
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
@@ -560,9 +629,16 @@ _ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our)\b[^;?]
 
 
 def asked(question: str) -> str:
-    """The question a message asks, without what the asker first says of their own work."""
+    """The question a message asks, without what the asker first says of their own work; or that statement,
+    when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
+    What's there?")."""
     found = _ABOUT_THE_ASKER.match(question)
-    return found.group("asked").strip() if found else question
+    if not found:
+        return question
+    if not [w for w in re.findall(r"[a-z]+", found.group("asked").lower())
+            if len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS]:
+        return question[:found.start("asked")].strip(" ;.!:")
+    return found.group("asked").strip()
 
 
 def is_list(question: str) -> bool:
@@ -599,6 +675,11 @@ def compared_names(question: str) -> list[str]:
                   flags=re.IGNORECASE)  # "what do PoLR and CRISP have in common?"
     text = re.sub(r"\s+(?:differ|different|compare[sd]?|contrast)\b.*?\b(?:from|with|to)\s+", " versus ", text,
                   flags=re.IGNORECASE)
+    text = re.sub(r"^\s*(?:please\s+)?(?:put|place|set|lay)\s+(?=.+\s+side\s+by\s+side\b)|\s+side\s+by\s+side\b.*$", "", text,
+                  flags=re.IGNORECASE)  # "put AFS and ST-SimDiff side by side"
+    if re.search(r"\bor\b", text, re.IGNORECASE):  # "is ReaPER or GEB more sample efficient?"
+        text = re.sub(r"^\s*(?:is|are|does|do)\s+(?=.+\s+or\s)|\s+(?:more|less|better|worse|faster|cheaper|stronger|weaker)\b.*$",
+                      "", text, flags=re.IGNORECASE)
     text = re.sub(r"^\s*(?:is|are|does|do)\s+(?=.+\s+than\s)", "", text, flags=re.IGNORECASE)  # "is X better than Y"
     text = re.sub(r"\s+(?:better|worse|faster|cheaper|stronger|weaker)\s+than\s+", " versus ", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:differ|different|compare|both)\b.*$", "", text, flags=re.IGNORECASE)
@@ -638,8 +719,13 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
                     left_out=followup.left_out, sibling=followup.sibling, superlative=followup.superlative,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question), data_use=_data_use(question, kinds),
+                    every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
+    if len(named) <= 1 and is_compare(question) and _against_a_baseline(question):
+        # "What is GRPO-PTR and how does it differ from standard GRPO?": about the one paper, set against no other
+        about = focus(compared_names(question)[0])
+        return Plan(kind="named", form=FORMS["named"], papers=list(named), **{**base, "query": about, "topics": [about]})
     if (is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2)) \
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
@@ -659,11 +745,13 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     resolution=f"papers like {like.group('name').strip()}", **base)
     if len(named) == 1 and asks_about_one(question):  # "who introduced the LEXam benchmark?" is about LEXam
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
+    if len(named) == 1 and _ASKS_OF_ONE.match(question) and not is_list(question):
+        return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)  # "what benchmark does LEXam introduce?"
     kinds = contributions_asked(question)
     if kinds:
         rest = without_contribution_words(query)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
-                    data_use=_data_use(question, kinds),
+                    data_use=_data_use(question, kinds), every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
@@ -679,6 +767,20 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if asks_about_one(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)
+
+
+# A question asked of the one paper it names: "what benchmark does LEXam introduce?", "which datasets does PoLR use?"
+_ASKS_OF_ONE = re.compile(r"^\s*(?:what|which|how|who|where|when|why)\b", re.IGNORECASE)
+
+
+# What a paper is set against when it is no other paper: "standard GRPO", "vanilla transformers", "prior methods".
+_BASELINE = re.compile(r"^(?:the\s+)?(?:standard|vanilla|plain|original|conventional|traditional|usual|regular|classic(?:al)?|"
+                       r"baseline|existing|prior|previous|earlier|other|naive)\b", re.IGNORECASE)
+
+
+def _against_a_baseline(question: str) -> bool:
+    """Whether what a comparison sets a paper against is a baseline (``_BASELINE``), not another paper."""
+    return any(_BASELINE.match(n) for n in compared_names(question)[1:])
 
 
 # A topic asked as a question, with no words to ask it: "RL for speech or audio models?" is "any papers on RL for

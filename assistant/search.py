@@ -75,6 +75,15 @@ _FRAME = re.compile(
     r"(?: (?:on|about|that|which|where)(?: (?:do|does) (?:something|anything) (?:with|on|about|involving))?)?"
     # "I want papers on video understanding", "I need every paper that does something with Lean 4"
     r"|(?:give|show|find|get) (?:me )?(?:everything|all|anything) (?:on|about)"  # "give me everything on GRPO"
+    r"|(?:is|are) there anything (?:new |recent )?(?:on|about|in|for)"  # "is there anything about physics?"
+    r"|what (?:new |recent |other )?(?:techniques|methods|approaches|ideas|solutions|algorithms) (?:are there|exist|have been"
+    r" proposed)(?: (?:for|on|in|to))?"  # "what new techniques are there for test-time adaptation?"
+    r"|what (?:has|have) (?:been |people |researchers )?(?:done|published|proposed|written|tried) (?:on|about|in|for|with|to)"
+    r"|what (?:do|does) (?:we|you|the (?:store|collection|corpus)) have (?:on|about|for|in)"  # "what do we have on video?"
+    rf"|(?:i'm|i am|we're|we are) (?:interested|curious) (?:in|about)(?: (?:any |some |the )?{_KINDS_OF_WORK}"
+    r"(?: (?:on|about|that|which))?)?"  # "I'm interested in papers about unlearning"
+    rf"|(?:which|what) of the {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"
+    r"|(?:and )?who (?:else )?(?=(?:\w+s|works on|is working on|uses)\b)"  # "who builds world models?"
     r"|anything (?:new |recent )?(?:on|about))\b\s*",
     re.IGNORECASE)
 
@@ -83,8 +92,21 @@ _FRAME = re.compile(
 _TRAILING_FRAME = re.compile(r"\s+(?:papers|works|research|studies|articles)$", re.IGNORECASE)
 
 
+# "Who builds world models, and for what?": what the question asks of the papers it finds, naming no topic.
+_AFTERTHOUGHT = re.compile(r",?\s+and\s+(?:for\s+what(?:\s+purposes?)?|what\s+for|how|why|to\s+what\s+end|in\s+what\s+ways?|"
+                           r"with\s+what\s+results?|what\s+do\s+they\s+(?:find|show|report))\s*[?.!]*\s*$", re.IGNORECASE)
+
+
+# "And is an LLM used as a reasoning engine for biology anywhere?": is there a paper on it at all
+_ANYWHERE = re.compile(r"\s+(?:anywhere|at\s+all|in\s+(?:the|this)\s+(?:store|collection|corpus))\s*[?.!]*\s*$", re.IGNORECASE)
+_IS_THERE = re.compile(r"^\s*(?:and\s+|so\s+)?(?:is|are|does|do)\s+(?:there\s+)?(?:an?\s+|any\s+)?", re.IGNORECASE)
+
+
 def focus(query: str) -> str:
     """'which papers reduce reasoning token usage?' -> 'reduce reasoning token usage'."""
+    query = _AFTERTHOUGHT.sub("", query.strip()) or query
+    if _ANYWHERE.search(query) and not _FRAME.match(query):
+        query = _IS_THERE.sub("", _ANYWHERE.sub("", query)) or query
     stripped = _TRAILING_FRAME.sub("", _FRAME.sub("", query.strip()).strip(" ?!."))
     return stripped if len(stripped) >= 2 else query.strip()  # "how many papers are about RL?" -> "RL"
 
@@ -103,6 +125,7 @@ def topics(query: str) -> list[str]:
     manipulation or federated learning"); "in English and German", "vision and language" and
     long phrases stay whole.
     """
+    query = _AFTERTHOUGHT.sub("", query) or query
     parts = [p for p in _TOPIC_SPLIT.split(query) if p.strip()]
     if len(parts) == 1:
         body = focus(query)

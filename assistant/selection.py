@@ -212,8 +212,9 @@ def _labelled(where: Filter | None, kinds: list[str]) -> Filter | None:
 
 def _by_kind(selection: Selection, plan: Plan) -> Selection:
     """A question asking for several kinds ("surveys or benchmarks on agents?") gets its papers grouped by
-    kind, in the order asked, each hit naming its group as its ``topic``; one kind needs no groups."""
-    if len(plan.contributions) < 2:
+    kind, in the order asked, each hit naming its group as its ``topic``; one kind needs no groups, nor do
+    papers that each have every kind asked ("a method and also theory")."""
+    if len(plan.contributions) < 2 or plan.every_kind:
         return selection
     groups: dict[str, list[PaperHit]] = {kind: [] for kind in plan.contributions}
     for hit in selection.hits:
@@ -228,11 +229,13 @@ def _by_kind(selection: Selection, plan: Plan) -> Selection:
 
 
 def _of_kind(meta: dict, text: str | None, plan: Plan) -> bool:
-    """Whether a paper record is of one of the kinds ``plan`` asks for: labelled so, or for "mainly ..." its
+    """Whether a paper record is of one of the kinds ``plan`` asks for (of every one, for ``every_kind``): labelled so, or for "mainly ..." its
     main contribution one of them; a benchmark/dataset paper also only of the plan's ``data_use``, if any. A
     record labelled before ingest read main contributions or data uses has them read off its abstract here
     (a third of a millisecond), until the next ingest stores them."""
     labels = set(meta.get("contributions") or [])
+    if plan.every_kind:  # "a new method and also a theoretical analysis": both
+        return set(plan.contributions) <= labels
     if plan.mainly:
         main = meta.get(schema.MAIN_CONTRIBUTION) or read_contributions(schema.given_title(meta), text or "").main
         labels = {main}

@@ -188,6 +188,19 @@ def test_an_answer_on_several_kinds_is_grouped_by_kind(corpus):
     assert {c.topic for c in one_kind.citations} == {None}
 
 
+def test_a_paper_asked_to_bring_two_kinds_has_both(corpus):
+    hand = [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
+    both = corpus.ask("Which papers propose a new method and also back it with theoretical analysis?", llm="none",
+                      page_size=None)
+    assert both.plan.kind == "contribution" and both.plan.every_kind and both.plan.as_dict()["every_kind"] is True
+    assert both.plan.contributions == ["method", "theory"] and both.plan.query == ""
+    assert {c.id for c in both.citations} == {r["id"] for r in hand if {"method", "theory"} <= set(r["labels"])}
+    assert {c.topic for c in both.citations} == {None}  # each has both: no groups by kind
+    assert both.answer.startswith(f"{len(both.citations)} papers in the store answer this (method and theory):")
+    either = corpus.ask("Which papers introduce a new benchmark or a theoretical framework?", llm="none", page_size=None)
+    assert not either.plan.every_kind
+
+
 def test_a_mainly_question_cites_the_papers_whose_main_contribution_it_is(corpus):
     hand = [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
     theory = corpus.ask("Which papers are purely theoretical?", llm="none")
@@ -269,6 +282,18 @@ def test_which_of_two_papers_is_better_compares_those_two_alone(corpus):
         assert answer.plan.kind == "compare" and len(answer.comparison) == 2, asked
     assert short(c.title for c in corpus.ask("Which works better, NuRL or SFPO?", llm="none").citations) == \
         {"NuRL", "SFPO"}  # the frame "Which works better" is no paper to compare
+    for asked, papers in (("Is ReaPER or GEB more sample efficient?", {"ReaPER", "GEB"}),
+                          ("Put AFS and ST-SimDiff side by side", {"AFS", "ST-SimDiff"})):
+        answer = corpus.ask(asked, llm="none")
+        assert answer.plan.kind == "compare" and short(c.title for c in answer.citations) == papers, asked
+
+
+def test_a_question_asked_of_one_paper_or_against_a_baseline_is_about_that_paper(corpus):
+    for asked, paper in (("What benchmark does LEXam introduce?", "LEXam"),  # its benchmark, not every benchmark
+                         ("What is GRPO-PTR and how is it different from standard GRPO?", "EmotionThinker"),
+                         ("How does PoLR differ from vanilla self-consistency?", "PoLR")):
+        answer = corpus.ask(asked, llm="none")
+        assert answer.plan.kind == "named" and short(c.title for c in answer.citations) == {paper}, asked
 
 
 def test_the_papers_on_a_topic_can_be_compared(corpus):

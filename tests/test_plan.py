@@ -50,6 +50,13 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("what is the state of the art in test-time adaptation?", "list"),
     ("compare the papers on Lean", "compare"),  # the best papers on a topic, side by side
     ("how do the papers on agents differ?", "compare"),
+    ("What new techniques are there for test-time adaptation?", "list"),  # what the store holds on it
+    ("What has been done on curriculum learning?", "list"),
+    ("what do we have on image generation", "list"),
+    ("Who builds world models, and for what?", "list"),  # "who" and a verb in the present: which papers
+    ("curriculum learning approaches (adjusting how hard the examples are)", "list"),  # a plural kind of work
+    ("And is an LLM used as a reasoning engine for biology anywhere?", "list"),
+    ("What is GRPO-PTR and how is it different from standard GRPO?", "named"),  # set against a baseline, no paper
     ("hello", "out_of_scope"),
     ("thanks!", "out_of_scope"),
 ])
@@ -69,6 +76,14 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("What work is there on efficient reasoning?", "efficient reasoning"),
     ("Can you tell me about PoLR?", "PoLR"),
     ("Lean and robotics papers", "Lean and robotics"),
+    ("What new techniques are there for test-time adaptation?", "test-time adaptation"),
+    ("What has been done on curriculum learning?", "curriculum learning"),
+    ("what do we have on image generation", "image generation"),
+    ("I'm interested in papers about unlearning", "unlearning"),
+    ("Is there anything about physics?", "physics"),
+    ("Which of the papers use GRPO?", "use GRPO"),
+    ("Who builds world models, and for what?", "builds world models"),  # what it asks of them is no topic
+    ("And is an LLM used as a reasoning engine for biology anywhere?", "LLM used as a reasoning engine for biology"),
     ("any work on recommender systems?", "recommender systems"),
     ("proof simplification for Lean", "proof simplification for Lean"),
     ("Is there a paper on federated learning?", "federated learning"),
@@ -311,7 +326,10 @@ def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     ("Which papers give a theoretical analysis of a neural network architecture?", "neural network architecture"),
     ("Which empirical studies examine reinforcement learning?", "reinforcement learning"),
     ("Which papers release a code library or repository as a contribution?", ""),
-    ("Which papers propose a new method and also back it with theoretical analysis?", "method"),
+    ("Which papers propose a new method and also back it with theoretical analysis?", ""),  # both kinds asked
+    # what it sets aside ends with its clause: the clause after it is the topic
+    ("I'm looking for analysis papers, not method papers, that test whether models generalize beyond their training",
+     "test models generalize beyond training"),
     ("Are there benchmarks for agents that use LLM judges?", "agents LLM judges"),
     # what every paper is about, and what the resource is for, are no topic
     ("papers that introduce new benchmarks for evaluating language models", ""),
@@ -380,6 +398,9 @@ def test_the_examples_a_question_gives(question, found):
     ("I work on agents. Which papers study tool use?", "Which papers study tool use?"),
     ("which papers use Lean; and which use Coq?", "which papers use Lean; and which use Coq?"),  # two questions
     ("I need every paper on Lean", "I need every paper on Lean"),
+    # a question that asks nothing of its own leaves the statement to ask it
+    ("I'm interested in methods that make outputs more concise. What's there?",
+     "I'm interested in methods that make outputs more concise"),
 ])
 def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(message, question):
     from assistant.plan import asked
@@ -429,6 +450,22 @@ def test_the_topic_a_list_leaves_out(question, topic):
     ("Which papers introduce a benchmark rather than using an existing one?", ["benchmark/dataset"], False),
     # a concession is not asked for: the theory is
     ("Which papers include some theoretical analysis, even if they are mostly empirical?", ["theory"], False),
+    # what a kind's papers do: prove, derive bounds, analyze why, argue a position
+    ("Which papers prove theorems about transformers?", ["theory"], False),
+    ("papers with convergence proofs", ["theory"], False),
+    ("Which papers derive bounds on generalization?", ["theory"], False),
+    ("What work is there on theorem proving or formal proofs in Lean?", [], False),  # a topic, not theory
+    ("Which papers analyze why RL fine-tuning works?", ["empirical study/analysis"], False),
+    ("any review articles on RL for LLMs?", ["survey/position"], False),
+    ("Which papers argue a position?", ["survey/position"], False),
+    ("new evaluation suites for LLM agents?", ["benchmark/dataset"], False),
+    ("Which works build a test bed for evaluating robot policies?", ["benchmark/dataset"], False),
+    # an analysis asked as the method a paper does not bring: its main contribution
+    ("Which papers investigate the behaviour of LLMs without proposing a new method?", ["empirical study/analysis"], True),
+    ("Which papers measure something rather than propose a method?", ["empirical study/analysis"], True),
+    # a method only beside another kind the paper is to have too
+    ("Which papers release a new dataset and also a method?", ["benchmark/dataset", "method"], False),
+    ("Which papers propose a new benchmark and also evaluate methods on it?", ["benchmark/dataset"], False),
 ])
 def test_how_a_question_asks_for_a_kind(question, kinds, mainly):
     from assistant.plan import asks_mainly
@@ -495,7 +532,31 @@ def test_and_which_after_a_subset_asks_the_set_it_was_chosen_from():
 
 @pytest.mark.parametrize("question, topic", [
     ("compare the two audio papers", "audio"),  # how many, not what about
+    ("What is GRPO-PTR and how is it different from standard GRPO?", "GRPO-PTR"),  # the paper, not its baseline
     ("Which empirical analyses look at test-time compute?", "test-time compute"),
 ])
 def test_counts_and_function_words_are_no_topic(question, topic):
     assert plan_of(question).query == topic
+
+
+def test_follow_ups_asked_as_commands_and_references_to_the_last_topic():
+    """"drop the ones that use GRPO", "filter to the papers about agents", "same question but for robotics",
+    "any others?", "now show me benchmarks on this topic"."""
+    conversation = Conversation()
+    conversation.add(Turn("which papers use reinforcement learning?", "use reinforcement learning", "...",
+                          ["a", "b", "c"], ["A: x", "B: y", "C: z"], "list"))
+    drop = conversation.resolve("Drop the ones that use GRPO")
+    assert drop.restrict_to == ["a", "b", "c"] and drop.exclude and drop.query == "GRPO"
+    narrowed = conversation.resolve("Filter to the papers about agents")
+    assert narrowed.restrict_to == ["a", "b", "c"] and not narrowed.whole_set and narrowed.query == "agents"
+    assert conversation.resolve("Narrow it down to the ones on multimodal models").query == "multimodal models"
+    same = conversation.resolve("Same question but for robotics")
+    assert same.switch_to == "robotics" and same.restrict_to is None and same.last_kind == "list"
+    others = conversation.resolve("Any others?")
+    assert others.switch_to == "use reinforcement learning" and others.besides == ["a", "b", "c"]
+    question = "Now show me benchmarks on this topic"
+    this_topic = conversation.resolve(question)
+    assert this_topic.restrict_to is None and this_topic.query.startswith("use reinforcement learning")
+    plan = make_plan(question, query=focus(this_topic.query), topics=[focus(this_topic.query)], named=[])
+    assert plan.kind == "contribution" and plan.contributions == ["benchmark/dataset"]
+    assert plan.query == "reinforcement learning"

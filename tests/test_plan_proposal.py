@@ -85,9 +85,9 @@ def test_a_proposal_the_rules_refuse_leaves_the_rules_plan(server, corpus_home, 
 
 
 def test_a_kind_the_rules_miss_is_answered_from_the_labels(server, corpus_home, embedder):
-    question = "Which papers put forward new evaluation suites?"
+    question = "Which papers put forward new yardsticks for measuring models?"
     rules = via(server.url, corpus_home, embedder, llm_plans=False).plan(question)
-    assert rules.kind != "contribution"  # "evaluation suites" is not among the rules' words for a benchmark
+    assert rules.kind != "contribution"  # "yardsticks" is not among the rules' words for a benchmark
     server.script = [proposal("contribution", [], ["benchmark/dataset"]), NO_PARAGRAPH]
     answer = via(server.url, corpus_home, embedder).ask(question)
     assert answer.plan.kind == "contribution" and answer.plan.contributions == ["benchmark/dataset"]
