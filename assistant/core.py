@@ -57,6 +57,7 @@ class Assistant:
         self._embedder = embedder
         self._backends: dict[str, object] = {}  # concrete backend name -> backend (None for "none")
         self._proposals: dict[tuple, dict | None] = {}  # (backend, question, filters) -> the model's plan proposal
+        self._venues: tuple[str, list, list] | None = None  # (store revision, its venues, its years)
 
     # -- parts, built on first use so that `--help` and cheap commands stay fast -----
     @cached_property
@@ -135,7 +136,7 @@ class Assistant:
         from .search import focus, topics
 
         question = asked(self._check_question(question, name))
-        parsed = self._filter(where)
+        parsed, question = self._said_venues(question, self._filter(where))
         where = str(parsed or "") or None  # the plan shows the filters as text
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
@@ -184,6 +185,24 @@ class Assistant:
                              f"Use 1 to {self.settings.max_k} papers a page, or None for every paper.")
         plan.page, plan.page_size = page, page_size
         return plan
+
+    def _said_venues(self, question: str, parsed: Filter | None) -> tuple[Filter | None, str]:
+        """The filters with the venue or year the question says ("Which ICLR 2026 papers ...", see
+        ``venues.said_venues``), and the question without it; both unchanged when it says none the store
+        holds, or the filters choose a venue or year already."""
+        from .venues import MAY_SAY_A_VENUE, said_venues
+
+        if not MAY_SAY_A_VENUE.search(question) or (parsed is not None and {"venue", "year"} & set(parsed.fields)):
+            return parsed, question
+        revision = self.store.revision() if self._open_existing() else ""
+        if self._venues is None or self._venues[0] != revision:  # every record read once a store revision
+            facets = self.facets()
+            self._venues = (revision, facets["venue"], facets["year"])
+        items, rest = said_venues(question, self._venues[1], self._venues[2])
+        if not items:
+            return parsed, question
+        given = [(field, value) for field, values in (parsed.terms if parsed is not None else ()) for value in values]
+        return Filter(Filter.of(given + items).terms, parsed.paper_ids if parsed is not None else None), rest
 
     def _capable_backend(self, llm: str | None):
         """The backend ``llm`` names when it is capable (``synthesis.capable``), else None."""

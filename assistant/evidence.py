@@ -37,7 +37,7 @@ OWN_CLAIM_BONUS = 0.05
 
 # A sentence that only says where the code or data is ("Anonymous repository: [this URL](...LEXam-anonymous)") is
 # no evidence of what the paper does, yet a name inside its link made it the best match for "tell me about
-# LEXam". It loses to any sentence on the paper's content, unless the question asks where the code is.
+# LEXam". It loses to any sentence on the paper's content, and wins when the question asks where the code is.
 _AVAILABILITY = re.compile(r"https?://|\\url\{|\]\(|\bavailable (?:at|in|on|from)\b|\bproject page\b|"
                            r"\banonymous repository\b", re.IGNORECASE)
 _ASKS_AVAILABILITY = re.compile(r"\b(?:code|repo(?:sitory)?|link|url|github|website|project page|download|open[- ]source)\b",
@@ -118,8 +118,8 @@ def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict
         score = float(dense[i]) + LEXICAL_WEIGHT * coverage.get(str(i), 0.0)
         if _OWN_CLAIM.search(sentence):
             score += OWN_CLAIM_BONUS
-        if not links_asked and _AVAILABILITY.search(sentence):
-            score -= AVAILABILITY_PENALTY
+        if _AVAILABILITY.search(sentence):  # the link answers "where is the code?", and nothing else
+            score += AVAILABILITY_PENALTY if links_asked else -AVAILABILITY_PENALTY
         if pid not in best or score > best[pid][1]:
             best[pid] = (sentence, score)
     return best

@@ -108,7 +108,54 @@ def focus(query: str) -> str:
     if _ANYWHERE.search(query) and not _FRAME.match(query):
         query = _IS_THERE.sub("", _ANYWHERE.sub("", query)) or query
     stripped = _TRAILING_FRAME.sub("", _FRAME.sub("", query.strip()).strip(" ?!."))
+    stripped = _frame_words_off(_IF_ANY.sub("", stripped).strip())
     return stripped if len(stripped) >= 2 else query.strip()  # "how many papers are about RL?" -> "RL"
+
+
+# What ``_FRAME``'s phrases leave of frames said another way: "Could you point me to work on X", "Which abstracts,
+# if any, study X", "X: which papers?", "LLM unlearning: what's out there?". A word-by-word pass, since the ways of
+# framing a question are more than one pattern can list: the words no topic starts or ends with, taken off its ends.
+_IF_ANY = re.compile(r",?\s*\bif\s+any\b,?", re.IGNORECASE)
+_LEADING = frozenset("""which what whats what's who where how do does did can could would will please tell
+show give find list name point me us you i we i'd i'm we'd like want need looking searching for any all every some the a an
+papers paper works abstracts abstract research studies articles article submissions there anything everything something in
+that about on regarding concerning related relevant to mentioning mention mentions discussing discuss discusses known exist
+exists available anyone anybody people researchers of have has collection store corpus""".split())
+# Words that frame only after a frame word ("what kinds of methods reduce X", "where can I read about X")
+_FRAMING_AFTER = frozenset("methods approaches techniques ways ideas read learn see know recent new latest current other "
+                           "doing".split())
+_COPULA = frozenset("is are was were".split())  # framing before a frame word ("are about Lean"), not before a property
+_REFERENCE = frozenset("ones one them those these it they".split())  # "which ones are not about LLMs?": leans on an answer
+_LEADING_BEFORE = {"of": {"kinds", "kind", "types", "type", "sorts", "sort", "rundown", "overview", "summary", "summaries"},
+                   "on": {"work", "progress"}, "about": {"work", "progress"},
+                   "that": {"methods", "approaches", "techniques", "ways", "ideas"},
+                   "for": {"methods", "approaches", "techniques", "ways", "ideas"},
+                   "exist": {"methods", "approaches", "techniques", "ways", "ideas"}}  # a word that frames before these
+_TRAILING = frozenset("papers paper works abstracts articles please anything there out what's whats which any at all".split())
+_TOKEN = re.compile(r"[\w'’]+|[—–:]|(?<=\s)-(?=\s)")
+
+
+def _frame_words_off(text: str) -> str:
+    tokens = list(_TOKEN.finditer(text))
+    words = [t.group().lower().replace("’", "'") for t in tokens]
+    first = 0
+    while first < len(words) and (words[first] in _LEADING or words[first] in "—–:-" or (first and words[first] in _FRAMING_AFTER)
+                                  or (words[first] in _COPULA and words[first + 1:first + 2] and words[first + 1] in _LEADING)
+                                  or (first + 1 < len(words) and words[first] in _LEADING_BEFORE.get(words[first + 1], ())
+                                      and words[first + 2:first + 3] not in (["are"], ["is"], ["were"], ["was"]))):
+        first += 1  # "methods that reduce X" is framed; "methods that are fast, cheap and accurate" is the topic
+    if first < len(words) and words[first] in _REFERENCE:
+        return text
+    last = len(words)
+    while last > first and (words[last - 1] in _TRAILING or words[last - 1] in "—–:-"):
+        last -= 1
+    if first == 0 and last == len(words):
+        return text
+    if first >= last:
+        return text  # all frame: the caller keeps the question
+    start = tokens[first].start() if first else 0
+    end = tokens[last - 1].end() if last < len(words) else len(text)  # "... (TTM)" keeps its bracket
+    return text[start:end].strip(" ,?!.")
 
 
 _TOPIC_SPLIT = re.compile(r"\s*(?:,\s*|\s)(?:or|and)\s+(?:(?:papers|works|studies|research)\s+)?(?:on|about|for|in)\s+"

@@ -615,3 +615,14 @@ def test_a_kind_said_of_the_papers_or_brought_to_their_claims_is_asked_for(corpu
     some = corpus.ask("Which papers include some theoretical analysis?", llm="none", page_size=None)
     assert backed.plan.kind == "contribution" and not backed.plan.mainly
     assert {c.id for c in backed.citations} == {c.id for c in some.citations} and len(backed.citations) >= 5
+
+
+def test_a_venue_the_question_says_is_a_filter_not_a_topic(corpus):
+    """No abstract says "ICLR": as a word to search, it made the question abstain."""
+    plain = corpus.ask("Which papers study exploration?", llm="none", page_size=None)
+    for asked in ("Which ICLR 2026 papers study exploration?", "Which ICLR papers study exploration?"):
+        venue = corpus.ask(asked, llm="none", page_size=None)
+        assert venue.citations and [c.id for c in venue.citations] == [c.id for c in plain.citations], asked
+        assert venue.plan.filters == "venue=ICLR 2026" and venue.plan.query == plain.plan.query
+    chosen = corpus.ask("Which ICLR 2026 papers study exploration?", llm="none", where="year=2026")
+    assert chosen.plan.filters == "year=2026"  # the filters given decide

@@ -54,6 +54,13 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("What has been done on curriculum learning?", "list"),
     ("what do we have on image generation", "list"),
     ("Who builds world models, and for what?", "list"),  # "who" and a verb in the present: which papers
+    ("Give me a rundown of work on test-time adaptation", "list"),
+    ("Is anyone using world models for evaluation?", "list"),
+    ("Where can I read about reward models?", "list"),
+    ("whats there on robotics", "list"),
+    ("What is known about RL exploration bonuses?", "list"),
+    ("Tell me which papers focus on efficiency", "list"),
+    ("What kinds of methods reduce hallucination?", "list"),
     ("curriculum learning approaches (adjusting how hard the examples are)", "list"),  # a plural kind of work
     ("And is an LLM used as a reasoning engine for biology anywhere?", "list"),
     ("What is GRPO-PTR and how is it different from standard GRPO?", "named"),  # set against a baseline, no paper
@@ -83,6 +90,17 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("Is there anything about physics?", "physics"),
     ("Which of the papers use GRPO?", "use GRPO"),
     ("Who builds world models, and for what?", "builds world models"),  # what it asks of them is no topic
+    # frames said in other ways: their words off either end of the topic
+    ("Could you point me to work on federated learning?", "federated learning"),
+    ("LLM unlearning — what's out there?", "LLM unlearning"),
+    ("Efficient video LLMs: which papers?", "Efficient video LLMs"),
+    ("Which papers, if any, study privacy?", "study privacy"),
+    ("What kinds of methods reduce hallucination?", "reduce hallucination"),
+    ("Where can I read about reward models?", "reward models"),
+    ("Give me a rundown of work on test-time adaptation", "test-time adaptation"),
+    ("Are any of the papers about robotics?", "robotics"),
+    ("How does ZeroSiam differ from Test-Time Matching (TTM)?", "ZeroSiam differ from Test-Time Matching (TTM)"),
+    ("papers on type theory", "type theory"),
     ("And is an LLM used as a reasoning engine for biology anywhere?", "LLM used as a reasoning engine for biology"),
     ("any work on recommender systems?", "recommender systems"),
     ("proof simplification for Lean", "proof simplification for Lean"),
@@ -560,3 +578,18 @@ def test_follow_ups_asked_as_commands_and_references_to_the_last_topic():
     plan = make_plan(question, query=focus(this_topic.query), topics=[focus(this_topic.query)], named=[])
     assert plan.kind == "contribution" and plan.contributions == ["benchmark/dataset"]
     assert plan.query == "reinforcement learning"
+
+
+@pytest.mark.parametrize("question, items, rest", [
+    ("Which ICLR 2026 papers study exploration?", [("venue", "ICLR 2026")], "Which papers study exploration?"),
+    ("ICLR papers on test-time adaptation", [("venue", "ICLR 2026")], "papers on test-time adaptation"),  # its name
+    ("papers from ICLR 2026 about robots", [("venue", "ICLR 2026")], "papers about robots"),
+    ("Which 2026 papers use Lean?", [("year", 2026)], "Which papers use Lean?"),
+    ("Which papers use GPT-4 in 2026?", [("year", 2026)], "Which papers use GPT-4?"),
+    ("papers on Lean 4", [], "papers on Lean 4"),  # a number in a name is no year
+    ("NeurIPS papers on RL", [], "NeurIPS papers on RL"),  # a venue the store lacks stays a word to search
+])
+def test_a_venue_or_year_the_store_holds_is_a_filter(question, items, rest):
+    from assistant.venues import said_venues
+
+    assert said_venues(question, ["ICLR 2026"], [2026]) == (items, rest)
