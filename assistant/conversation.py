@@ -47,12 +47,19 @@ GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both
                              re.IGNORECASE)
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
                      r"|(?:(?:and|now|ok(?:ay)?|so)[,]?\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:but\s+)?(?:for|on|about|in|with)\s+"
+                     r"|(?:(?:and|so)[,]?\s+)?(?:any|anything|some|ones?)\s+(?:on|about|for|in)\s+"  # "any on physics?"
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
-                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))",  # "the largest"
+                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"
+                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:more|less|better|worse|(?=\w{3,}er\b(?!\s+than)))",  # "which is cheaper?"
                       re.IGNORECASE)
-_SUPERLATIVE = re.compile(r"\b(?:most|least)\s+[\w-]+|\b(?:best|worst)\b(?:\s+[\w-]+)?|\b\w{2,}est\b", re.IGNORECASE)
+_SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|better|worse)\b(?:\s+[\w-]+)?|\b\w{2,}est\b"
+                          r"|\b\w{3,}er\b", re.IGNORECASE)
+_SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
+# "the Lean one: what does it contain?", "the physics one": the paper of the set on that
+_THE_X_ONE = re.compile(r"\bthe\s+(?!(?:first|second|third|fourth|fifth|last|other|next|same|only|right|best|worst|new|old|"
+                        r"latest|earlier|later|previous)\b)(?P<about>[\w-]+(?:\s+[\w-]+)?)\s+one\b", re.IGNORECASE)
 # "what about the other ones?", "and the rest?", "and the other one?": the papers of the answer before the last that
 # it left out.
 _OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones?|papers?|works?)\b|\bthe\s+others?\s*[?.!]*\s*$|\bthe\s+others\b|\bthe\s+rest\b"
@@ -60,9 +67,14 @@ _OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones?|papers?|works?)\b|\bthe\s+o
                      r"does\s+not|aren[’']?t|are\s+not|isn[’']?t|is\s+not)\s*[?.!]*\s*$", re.IGNORECASE)  # "which don't?"
 # "are there others on physics?", "any other papers about law?": a new search, without the last answer's papers
 _OTHERS_ON = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there |what about |how about |show me |find |list "
-                        r"|anything |any )?(?:any |some )?(?:others?|other (?:papers?|works?|ones|studies|research)|"
-                        r"more papers?|else)\s+(?:on|about|in|for|using|with|related to)\s+(?P<topic>[^?!]+?)\s*[?.!]*\s*$",
+                        r"|anything |any |who |what )?(?:any |some )?(?:others?|other (?:papers?|works?|ones|studies|research)|"
+                        r"more papers?|else)(?:\s+(?:works?|is\s+working|has\s+worked|writes?|is\s+there))?"  # "who else works on X?"
+                        r"\s+(?:on|about|in|for|using|with|related to)\s+(?P<topic>[^?!]+?)\s*[?.!]*\s*$",
                         re.IGNORECASE)
+# "add CRISP to the comparison", "include THINKMERGE too": the last answer's papers, and the one it names
+_ADD_TO = re.compile(r"^\s*(?:(?:and|now|ok(?:ay)?|also|please)[, ]+)*(?:add|include|bring\s+in|throw\s+in)\s+\S.*?"
+                     r"(?:\s+(?:to|into|in)\s+(?:the\s+)?(?:comparison|table|list|them|it|this|these|those)|\s+too|\s+as\s+well)?"
+                     r"\s*[?.!]*\s*$", re.IGNORECASE)
 # "any others?", "anything else?": a new search on the last topic, without the last answer's papers
 _ANY_OTHERS = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are\s+there\s+|is\s+there\s+)?(?:any\s+|some\s+)?(?:others?|"
                          r"other\s+(?:papers|ones|works)|anything\s+else|any\s+more|more\s+(?:papers|ones))\s*[?.!]*\s*$",
@@ -157,6 +169,7 @@ class Resolved:
     like: list[str] | None = None    # "are there similar papers?": the papers of the store closest to these
     sibling: bool = False            # the set is the one the last answer chose from ("what about the ones on X?")
     superlative: bool = False        # "which is the largest?": the one that fits best, never none
+    adding: bool = False             # "add CRISP to the comparison": the last answer's papers and the one it names
     definite: bool = False           # "what is the dataset called?": about each paper, whatever kinds it names
 
 
@@ -192,6 +205,9 @@ class Conversation:
             return Resolved(topic, None, True, f"a new search on {topic}, besides {the_papers(len(last.citation_ids))}",
                             switch_to=topic, last_kind=previous.kind, last_kinds=previous.kinds,
                             besides=list(last.citation_ids))
+        if _ADD_TO.match(question) and last:  # "add CRISP to the comparison"
+            return Resolved(last.query, list(last.citation_ids), True,
+                            f"{the_papers(len(last.citation_ids))}, and the paper it adds", whole_set=True, adding=True)
         if _THIS_TOPIC.search(question) and previous.query:  # "benchmarks on this topic?"
             query = f"{previous.query} {_content(_THIS_TOPIC.sub(' ', question))}".strip()
             return Resolved(query, None, True, f"on the last question's topic: {previous.query}")
@@ -221,12 +237,15 @@ class Conversation:
             return Resolved(last.query, list(last.citation_ids), True, the_papers(len(last.citation_ids)),
                             whole_set=True)
         if last:
-            one = _THE_ONE.search(question)
+            one = _THE_ONE.search(question) or _THE_X_ONE.search(question)
             if one and len(last.citation_ids) > 1:
-                about = _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
+                about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
+                    or _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
                 best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
                 said = _SUPERLATIVE.search(question, one.start()) if best else None
-                how = f" that is the {said.group()}" if said else f" about {about}" if about else " that fits it best"
+                comparative = bool(said) and not _SUPERLATIVE_ONLY.match(said.group())
+                how = (f" that is {'' if comparative else 'the '}{said.group()}" if said
+                       else f" about {about}" if about else " that fits it best")
                 return Resolved(about or last.query, list(last.citation_ids), True,
                                 f"the one of the last answer's {len(last.citation_ids)} papers{how}",
                                 pick_one=True, superlative=best)

@@ -141,7 +141,7 @@ class Assistant:
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
-                and not is_compare(question) and (not GROUP_REFERENCE.search(question) or (
+                and not resolved.adding and not is_compare(question) and (not GROUP_REFERENCE.search(question) or (
                     MEMBERSHIP.search(question) and not set(named) & set(resolved.restrict_to))):
             # "tell me more about LASER-D" names its paper ("compare it to LASER-D" needs "it"); "is ZeroSiam
             # among them?" when it is not: the paper asked about
@@ -177,6 +177,8 @@ class Assistant:
                 plan.source = source
             elif resolved is None and propose:
                 plan = self._proposed(plan, named, llm, parsed)
+        if plan.kind == "compare" and plan.restrict_to is not None:
+            self._add_compared(plan, parsed)
         page = self._check_page(page)
         if page_size == SETTINGS_PAGE:
             page_size = self.settings.page_size
@@ -185,6 +187,25 @@ class Assistant:
                              f"Use 1 to {self.settings.max_k} papers a page, or None for every paper.")
         plan.page, plan.page_size = page, page_size
         return plan
+
+    def _add_compared(self, plan: Plan, where: Filter | None) -> None:
+        """'How does it compare to TTM?' after an answer: the paper it is set against, by a name too short for the
+        speller ('TTM', 'ECA') or a description ('the PRM calibration paper'), found as a comparison finds each
+        of its papers (``selection.compared_paper``), and added to the plan's papers."""
+        from .plan import REFERENCES, compared_names
+        from .selection import compared_paper
+
+        said = compared_names(plan.question)
+        names = [n for n in said if n.lower() not in REFERENCES]
+        # set against the last answer ("it", "they") and some name found no paper yet; "how do their goals differ?"
+        # sets nothing against them
+        if len(names) > len(plan.added) and len(names) < len(said):
+            for name in names:
+                hit = compared_paper(name, self.searcher, where, plan.restrict_to)
+                if hit is not None and hit.id not in plan.restrict_to:
+                    plan.restrict_to.append(hit.id)
+                    plan.papers.append(hit.id)
+                    plan.added.append(hit.id)
 
     def _said_venues(self, question: str, parsed: Filter | None) -> tuple[Filter | None, str]:
         """The filters with the venue or year the question says ("Which ICLR 2026 papers ...", see

@@ -143,7 +143,7 @@ def without_contrasts(text: str) -> str:
     return kept if left else text
 
 
-_REFERENCES = {"it", "this", "that", "this one", "that one", "this paper", "that paper", "they", "them", "these",
+REFERENCES = {"it", "this", "that", "this one", "that one", "this paper", "that paper", "they", "them", "these",
                "those", "both", "each", "either"}  # what a comparison calls the last answer's papers
 _NOT_A_TOPIC = {"which", "what", "ones", "one", "them", "those", "these", "that", "the", "and", "papers", "paper",
                 "works", "work", "any", "are", "about", "there"}
@@ -244,6 +244,8 @@ class Plan:
     examples: list[str] = field(default_factory=list)  # a list question's examples of what it asks for ("e.g.
                                                 # physics or biology"): a paper clearly on one answers it too
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
+    added: list[str] = field(default_factory=list)  # a comparison after an answer: the papers it adds to that
+                                                # answer's ("how does it compare to TTM?", "add CRISP to the comparison")
     every_kind: bool = False                    # a paper must have every kind asked, not one of them ("a new method
                                                 # and also a theoretical analysis")
 
@@ -284,9 +286,11 @@ class Plan:
         names = compared_names(self.question)
         if self.restrict_to:
             # "how does it compare to LASER-D?": the last answer's paper(s) against those the question names
-            against = [n for n in names if n.lower() not in _REFERENCES] \
-                if any(n.lower() in _REFERENCES for n in names) else []
-            own = len(self.restrict_to) - len(against)
+            against = [n for n in names if n.lower() not in REFERENCES] \
+                if any(n.lower() in REFERENCES for n in names) else []
+            own = len(self.restrict_to) - len(self.added)
+            if self.added and not against:  # "add CRISP to the comparison"
+                return f"comparison of {the_papers(own)} with the {len(self.added)} paper{'s' if len(self.added) > 1 else ''} it adds"
             if not against and self.resolution.startswith("papers ["):  # "compare the first three"
                 return f"comparison of {self.resolution}"
             if not against:
@@ -715,16 +719,19 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     **{**base, "query": followup.query, "topics": [followup.query]})
     if followup is not None and followup.restrict_to is not None:
         papers = list(followup.restrict_to)
-        if is_compare(question) and named and not followup.pick_one:  # "how does it compare to LASER-D?"
+        added = []
+        if (is_compare(question) or followup.adding) and named and not followup.pick_one:  # "how does it compare to LASER-D?"
+            added = [pid for pid in named if pid not in papers]
             papers = list(dict.fromkeys([*papers, *named]))
         elif named and set(named) & set(papers) and not followup.pick_one:  # "is Lean4PHYS among them?": that one
             followup = replace(followup, restrict_to=[pid for pid in papers if pid in named], whole_set=True,
                                why=f"the paper it names, one of the {len(papers)} of the last answer")
             papers = list(followup.restrict_to)
-        kind = "compare" if is_compare(question) and not followup.pick_one else "followup"
+        kind = "compare" if (is_compare(question) or (followup.adding and added)) and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
         kinds = [] if followup.definite else contributions_asked(question)  # "the dataset": theirs, of any kind
-        return Plan(kind=kind, form=form, papers=papers if kind == "compare" else [],
+        return Plan(kind=kind, form=form, papers=list(papers) if kind == "compare" else [],
+                    added=added if kind == "compare" else [],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
                     left_out=followup.left_out, sibling=followup.sibling, superlative=followup.superlative,

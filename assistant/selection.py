@@ -156,15 +156,22 @@ def _named(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
     return [_hit(max(kept, key=lambda c: c.relevance))]
 
 
+def compared_paper(name: str, searcher: HybridSearcher, where, taken=()) -> PaperHit | None:
+    """The paper a comparison means by ``name``: the one it names, else the best match for it (a
+    description: "the PRM calibration paper"), of the papers not ``taken`` already; None when none is near."""
+    found = [c for c in searcher.candidates(name, where=where) if c.id not in taken]
+    named = [c for c in found if c.named]
+    pick = named[0] if named else next((c for c in found if c.relevance >= NAMED_GATE.abstain), None)
+    return _hit(pick) if pick is not None else None
+
+
 def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
     """One paper per thing compared: by name when the index knows the name, else the best match for it."""
     chosen: dict[str, PaperHit] = {}
     for name in compared_names(plan.question) or [plan.query]:
-        found = [c for c in searcher.candidates(name, where=where) if c.id not in chosen]
-        named = [c for c in found if c.named]
-        pick = named[0] if named else next((c for c in found if c.relevance >= NAMED_GATE.abstain), None)
+        pick = compared_paper(name, searcher, where, chosen)
         if pick is not None:
-            chosen[pick.id] = _hit(pick)
+            chosen[pick.id] = pick
     for pid in plan.papers:  # a name the splitter missed
         if pid not in chosen:
             records = searcher.store.get_papers([pid])

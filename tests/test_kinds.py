@@ -319,6 +319,21 @@ def test_the_papers_on_a_topic_can_be_compared(corpus):
     assert len(alone.citations) == 1 and "nothing to compare it with" in alone.answer
 
 
+def test_a_comparison_after_an_answer_adds_the_paper_it_sets_against_it(corpus):
+    conversation = corpus.conversation()
+    corpus.ask("tell me about ZeroSiam", llm="none", conversation=conversation)
+    against = corpus.ask("How does it compare to TTM?", llm="none", conversation=conversation)  # too short a name to spell
+    assert against.plan.kind == "compare" and short(c.title for c in against.citations) == {"ZeroSiam", "TTM"}
+    assert against.plan.line() == "comparison of the paper of the last answer with TTM" and len(against.comparison) == 2
+    conversation = corpus.conversation()
+    corpus.ask("compare PoLR and LASER-D", llm="none", conversation=conversation)
+    more = corpus.ask("Add CRISP to the comparison", llm="none", conversation=conversation)
+    assert more.plan.kind == "compare" and short(c.title for c in more.citations) == {"PoLR", "LASER-D", "CRISP"}
+    assert len(more.comparison) == 3
+    goals = corpus.ask("How do their goals differ?", llm="none", conversation=conversation)
+    assert short(c.title for c in goals.citations) == {"PoLR", "LASER-D", "CRISP"}  # nothing set against them
+
+
 def test_follow_ups_about_the_last_answer(corpus):
     conversation = corpus.conversation()
     first = corpus.ask("which papers reduce reasoning token usage?", llm="none",

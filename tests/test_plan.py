@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.conversation import Conversation, Turn
+from assistant.conversation import AskedKinds, Conversation, Turn
 from assistant.plan import compared_names, contributions_asked, make_plan
 from assistant.search import focus, topics
 
@@ -593,3 +593,22 @@ def test_a_venue_or_year_the_store_holds_is_a_filter(question, items, rest):
     from assistant.venues import said_venues
 
     assert said_venues(question, ["ICLR 2026"], [2026]) == (items, rest)
+
+
+def test_follow_ups_that_pick_by_a_modifier_a_comparative_or_add_a_paper():
+    conversation = Conversation()
+    conversation.add(Turn("which papers introduce a new benchmark?", "", "...", ["a", "b", "c"], ["A: x", "B: y", "C: z"],
+                          "contribution", AskedKinds(("benchmark/dataset",))))
+    lean = conversation.resolve("the Lean one: what does it contain?")
+    assert lean.pick_one and lean.query == "Lean" and lean.restrict_to == ["a", "b", "c"]
+    cheaper = conversation.resolve("Which is cheaper?")
+    assert cheaper.pick_one and cheaper.superlative and cheaper.why.endswith("that is cheaper")
+    physics = conversation.resolve("Any on physics?")  # a new search of the same kind
+    assert physics.switch_to == "physics" and physics.last_kinds.contributions == ("benchmark/dataset",)
+    others = conversation.resolve("Who else works on test-time adaptation?")
+    assert others.switch_to == "test-time adaptation" and others.besides == ["a", "b", "c"]
+    added = conversation.resolve("Add CRISP to the comparison")
+    assert added.adding and added.restrict_to == ["a", "b", "c"]
+    plan = make_plan("Add CRISP to the comparison", query="CRISP", topics=["CRISP"], named=["d"], followup=added)
+    assert plan.kind == "compare" and plan.restrict_to == ["a", "b", "c", "d"] and plan.added == ["d"]
+    assert plan.line() == "comparison of the 3 papers of the last answer with the 1 paper it adds"
