@@ -445,7 +445,7 @@ _METHOD = re.compile(r"\b(?:an?|new|novel|own)\s+(?:[\w-]+\s+)?(?:method|techniq
 # "papers that measure something rather than propose a method".
 _NOT_A_METHOD = re.compile(r"\s*\b(?:without|rather\s+than|instead\s+of|but\s+not|and\s+not|not)\s+(?:by\s+)?"
                            r"(?:propos\w*|introduc\w*|offer\w*|develop\w*|present\w*|contribut\w*)\s+(?:a\s+|any\s+)?"
-                           r"(?:new\s+|novel\s+|their\s+own\s+)?(?:methods?|techniques?|algorithms?|approach(?:es)?)\b",
+                           r"(?:new\s+|novel\s+|their\s+own\s+)?(?:[\w-]+\s+){0,2}?(?:methods?|techniques?|algorithms?|approach(?:es)?)\b",
                            re.IGNORECASE)
 
 
@@ -607,7 +607,7 @@ challenging standard custom back backs backed support supports supported develop
 conducts train trains trained put forward build builds built construct constructs collect collects collected newly
 large-scale systematic something anything measure measures study studies examine examines investigate investigates
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
-searching interested need want""".split())
+searching interested need want actually really exactly""".split())
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
@@ -642,10 +642,16 @@ _ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our)\b[^;?]
                               re.IGNORECASE)
 
 
+# "Separate question: anything on CLIP?", "New topic - papers on robots": what the message says of the question
+_NEW_QUESTION = re.compile(r"^\s*(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)\s*"
+                           r"(?:[:;,.!-]|—|–)\s*", re.IGNORECASE)
+
+
 def asked(question: str) -> str:
     """The question a message asks, without what the asker first says of their own work; or that statement,
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
+    question = _NEW_QUESTION.sub("", question) or question
     found = _ABOUT_THE_ASKER.match(question)
     if not found:
         return question
@@ -697,7 +703,8 @@ def compared_names(question: str) -> list[str]:
     text = re.sub(r"^\s*(?:is|are|does|do)\s+(?=.+\s+than\s)", "", text, flags=re.IGNORECASE)  # "is X better than Y"
     text = re.sub(r"\s+(?:better|worse|faster|cheaper|stronger|weaker)\s+than\s+", " versus ", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:differ|different|compare|both)\b.*$", "", text, flags=re.IGNORECASE)
-    text = re.sub(r"\s+(?:as|at|in terms of|for|on|when it comes to)\s+.*$", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s+(?:as|at|in terms of|for|on|when it comes to|in the ways?|in how|in what|in which|regarding|"
+                  r"with respect to|concerning)\s+.*$", "", text, flags=re.IGNORECASE)  # "... in the way it combines X with Y"
     pieces = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|with|or)\s+", text, flags=re.IGNORECASE)
     names = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" ?.!"), flags=re.IGNORECASE) for p in pieces]
     return [n for n in names if n and len(n) <= 80]
@@ -779,7 +786,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                             not_on.group("topic"), re.IGNORECASE):
         about = focus(not_on.group("topic"))
         return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
-    if is_list(question) or (not named and _BARE_QUESTION.match(question)):
+    if is_list(question) or (not named and (_BARE_QUESTION.match(question) or examples(question))):
+        # a topic given with examples of it ("LLMs in expert domains such as law or the life sciences") asks for all
         return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
     if asks_about_one(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)

@@ -32,6 +32,7 @@ investigate investigates investigating examine examines examining focus focuses 
 report reports reporting result results use uses using used apply applies applying aim aims
 try tries trying anything something anyone anybody people getting get make makes making
 involve involves involving handle handles handling
+build builds building develop develops developing
 """.split())
 
 _WORD_OR_MARK = re.compile(r"[\w][\w\-']*|[^\w\s]")

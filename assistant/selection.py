@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from ingest.main_contribution import read as read_contributions
@@ -160,9 +162,20 @@ def compared_paper(name: str, searcher: HybridSearcher, where, taken=()) -> Pape
     """The paper a comparison means by ``name``: the one it names, else the best match for it (a
     description: "the PRM calibration paper"), of the papers not ``taken`` already; None when none is near."""
     found = [c for c in searcher.candidates(name, where=where) if c.id not in taken]
-    named = [c for c in found if c.named]
+    named = [c for c in found if c.named] or _defining(name, found)
     pick = named[0] if named else next((c for c in found if c.relevance >= NAMED_GATE.abstain), None)
     return _hit(pick) if pick is not None else None
+
+
+def _defining(name: str, found: list) -> list:
+    """The one candidate holding ``name`` as written, when it is a coined name no title leads with ("RAPID",
+    introduced inside the abstract of a paper titled otherwise): [] for a phrase, or when none or several do."""
+    name = name.strip()
+    if not re.fullmatch(r"[A-Z][\w-]*[A-Z0-9][\w-]*", name):
+        return []
+    written = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    holding = [c for c in found if written.search(c.text)]
+    return holding if len(holding) == 1 else []
 
 
 def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:

@@ -283,7 +283,10 @@ def test_which_of_two_papers_is_better_compares_those_two_alone(corpus):
     assert short(c.title for c in corpus.ask("Which works better, NuRL or SFPO?", llm="none").citations) == \
         {"NuRL", "SFPO"}  # the frame "Which works better" is no paper to compare
     for asked, papers in (("Is ReaPER or GEB more sample efficient?", {"ReaPER", "GEB"}),
-                          ("Put AFS and ST-SimDiff side by side", {"AFS", "ST-SimDiff"})):
+                          ("Put AFS and ST-SimDiff side by side", {"AFS", "ST-SimDiff"}),
+                          # a coined name inside an abstract whose title leads with another, and a clause on how
+                          ("How is RAPID different from DeepEyes in the way it combines perception with reasoning?",
+                           {"VPO", "DeepEyes"})):
         answer = corpus.ask(asked, llm="none")
         assert answer.plan.kind == "compare" and short(c.title for c in answer.citations) == papers, asked
 
@@ -630,6 +633,12 @@ def test_a_kind_said_of_the_papers_or_brought_to_their_claims_is_asked_for(corpu
     some = corpus.ask("Which papers include some theoretical analysis?", llm="none", page_size=None)
     assert backed.plan.kind == "contribution" and not backed.plan.mainly
     assert {c.id for c in backed.citations} == {c.id for c in some.citations} and len(backed.citations) >= 5
+
+
+def test_a_verb_of_making_is_no_topic_word(corpus):
+    """"build" held by most abstracts made every paper that builds a model half on "build world models"."""
+    built = corpus.ask("Which papers build world models?", llm="none", page_size=None)
+    assert short(c.title for c in built.citations) == {"WorldGym", "VCWorld"}
 
 
 def test_a_venue_the_question_says_is_a_filter_not_a_topic(corpus):

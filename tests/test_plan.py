@@ -54,6 +54,7 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("What has been done on curriculum learning?", "list"),
     ("what do we have on image generation", "list"),
     ("Who builds world models, and for what?", "list"),  # "who" and a verb in the present: which papers
+    ("LLMs applied to expert domains such as law or the life sciences", "list"),  # a topic given with examples
     ("Give me a rundown of work on test-time adaptation", "list"),
     ("Is anyone using world models for evaluation?", "list"),
     ("Where can I read about reward models?", "list"),
@@ -419,6 +420,7 @@ def test_the_examples_a_question_gives(question, found):
     # a question that asks nothing of its own leaves the statement to ask it
     ("I'm interested in methods that make outputs more concise. What's there?",
      "I'm interested in methods that make outputs more concise"),
+    ("Separate question: anything that builds on CLIP?", "anything that builds on CLIP?"),  # what it says of itself
 ])
 def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(message, question):
     from assistant.plan import asked
@@ -481,6 +483,8 @@ def test_the_topic_a_list_leaves_out(question, topic):
     # an analysis asked as the method a paper does not bring: its main contribution
     ("Which papers investigate the behaviour of LLMs without proposing a new method?", ["empirical study/analysis"], True),
     ("Which papers measure something rather than propose a method?", ["empirical study/analysis"], True),
+    ("Which are analysis papers that study what RL does to LLMs, rather than proposing a new RL algorithm?",
+     ["empirical study/analysis"], True),
     # a method only beside another kind the paper is to have too
     ("Which papers release a new dataset and also a method?", ["benchmark/dataset", "method"], False),
     ("Which papers propose a new benchmark and also evaluate methods on it?", ["benchmark/dataset"], False),
