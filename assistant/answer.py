@@ -118,7 +118,7 @@ class AnswerStream:
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
                  empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False,
-                 unknown_words: list[str] | None = None) -> None:
+                 unknown_words: list[str] | None = None, venues: list[str] | None = None) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -142,6 +142,7 @@ class AnswerStream:
         self._filtered = filtered
         self._empty_topics = empty_topics or []  # topics of the question that found no paper
         self._unknown_words = unknown_words or []  # words of a question that found nothing that no abstract holds
+        self._venues = venues or []  # the store's venues, when such a word was said as a venue ("NeurIPS papers")
         self._started = time.perf_counter()
         self._cancelled = False
         self._on_done = on_done
@@ -248,6 +249,10 @@ class AnswerStream:
             return f"No paper {'matching the filters' if self._filtered else 'in the store'} {self._what_was_asked()}, so I cite none."
         if self._unknown_words:  # why: "protein" is in no abstract
             said = " or ".join(f"\u201c{w}\u201d" for w in self._unknown_words)
+            if self._venues:  # "NeurIPS papers on RL": what the store holds instead
+                held = ", ".join(self._venues[:5]) + (f" and {len(self._venues) - 5} more" if len(self._venues) > 5 else "")
+                return (f"No abstract in the store mentions {said}, so I cite no paper. The store's papers are from "
+                        f"{held}: ask without {said}, or add abstracts with `assistant ingest PATH`.")
             return (f"No abstract in the store mentions {said}, and none is near this in meaning, so I cite no "
                     "paper. Try other words, or add abstracts with `assistant ingest PATH`.")
         return abstention(self._store_size, self._filtered)

@@ -57,3 +57,21 @@ def _phrase(name: str) -> re.Pattern:
 
 def _cut(text: str, found: re.Match) -> str:
     return f"{text[:found.start()]} {text[found.end():]}"
+
+
+# A word said where a venue goes: "NeurIPS papers", "papers from NeurIPS", "accepted at ACL 2025"
+_VENUE_SHAPE = re.compile(r"^[A-Z][A-Za-z]*[A-Z][A-Za-z]*$")
+
+
+def venue_like(question: str, words: list[str]) -> list[str]:
+    """Those of ``words`` (ones no abstract holds) that ``question`` says as a venue: 'NeurIPS' of 'NeurIPS
+    papers on RL' or 'papers from NeurIPS'; not a word of another shape ('Qwen3', 'protein')."""
+    said = []
+    for word in words:
+        if not _VENUE_SHAPE.match(word):
+            continue
+        name = re.escape(word)
+        if re.search(rf"(?<![\w-]){name}(?:\s+(?:19|20)\d\d)?\s+(?:papers?|submissions|proceedings|abstracts)\b"
+                     rf"|\b(?:from|at|in|to)\s+(?:the\s+)?{name}(?![\w-])", question, re.IGNORECASE):
+            said.append(word)
+    return said

@@ -650,3 +650,8 @@ def test_a_venue_the_question_says_is_a_filter_not_a_topic(corpus):
         assert venue.plan.filters == "venue=ICLR 2026" and venue.plan.query == plain.plan.query
     chosen = corpus.ask("Which ICLR 2026 papers study exploration?", llm="none", where="year=2026")
     assert chosen.plan.filters == "year=2026"  # the filters given decide
+    for asked in ("NeurIPS papers on exploration", "papers from NeurIPS about agents"):  # a venue the store lacks
+        other = corpus.ask(asked, llm="none")
+        assert not other.citations and "The store's papers are from ICLR 2026" in other.answer, asked
+        assert "\u201cNeurIPS\u201d" in other.answer
+    assert "The store's papers are from" not in corpus.ask("papers on protein structure prediction", llm="none").answer

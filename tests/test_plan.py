@@ -616,3 +616,12 @@ def test_follow_ups_that_pick_by_a_modifier_a_comparative_or_add_a_paper():
     plan = make_plan("Add CRISP to the comparison", query="CRISP", topics=["CRISP"], named=["d"], followup=added)
     assert plan.kind == "compare" and plan.restrict_to == ["a", "b", "c", "d"] and plan.added == ["d"]
     assert plan.line() == "comparison of the 3 papers of the last answer with the 1 paper it adds"
+
+
+def test_a_word_said_as_a_venue_is_told_from_other_unknown_words():
+    from assistant.venues import venue_like
+
+    assert venue_like("NeurIPS papers on RL", ["NeurIPS"]) == ["NeurIPS"]
+    assert venue_like("papers accepted at ACL 2025 on parsing", ["ACL"]) == ["ACL"]
+    assert venue_like("Which papers use Qwen3?", ["Qwen3"]) == []  # a model's name
+    assert venue_like("papers on protein folding", ["protein"]) == []
