@@ -21,10 +21,11 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
 _POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)?the\s+ones\b"
              r"|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
              r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b")
+_NARROWING = ("filter", "narrow", "restrict", "limit")  # "filter to the ones about agents": a subset
 _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b"
                     r"|\bonly\s+(?:those|these)\b|\btheir\b|\bwhich of (?:them|those|these)\b|\bwhich ones\b"
                     # "filter to the papers about agents", "narrow it down to the multimodal ones"
-                    r"|^\s*(?:(?:and|now|ok(?:ay)?|so)[, ]+)?(?:filter|narrow|restrict|limit|cut)(?:\s+(?:it|them|this|these|those|"
+                    r"|^\s*(?:(?:and|now|ok(?:ay)?|so)[, ]+)?(?:" + "|".join((*_NARROWING, "cut")) + r")(?:\s+(?:it|them|this|these|those|"
                     r"the\s+(?:list|answer)))?(?:\s+down)?\s+to\b"
                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b"
                     # "summarize them", "describe those", "rank them by efficiency": something asked of each of them
@@ -386,7 +387,7 @@ def _ordinal_number(match: re.Match, count: int) -> int:
 
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question
 # about a set without them ("what do they evaluate on?", "what are their results?") is about each paper.
-_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|filter|narrow|restrict|limit|the ones?|those (?:that|which|with|about|"
+_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|" + "|".join(_NARROWING) + r"|the ones?|those (?:that|which|with|about|"
                       r"using|on|in))\b", re.IGNORECASE)
 # "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
 _NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t|drop|remove|exclude|discard|leave\s+out)\b",
@@ -396,7 +397,7 @@ _FILLER = set("what which who how does do did is are was were the a an of about 
               "one ones paper papers work works they them it its this that these those use uses using "
               "either also actually only just really any each both all show give list find "
               "rely relies relying employ employs leverage leverages apply applies adopt adopts involve involves "
-              "now keep narrow down filter restrict limit cut".split())  # what asks, not what about
+              "now keep down cut".split()) | set(_NARROWING)  # what asks, not what about
 
 
 def _content(text: str) -> str:

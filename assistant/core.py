@@ -221,11 +221,6 @@ class Assistant:
 
         return venue_like(question, self.lexical.unknown_words(question))
 
-    def _venues_if_asked(self, question: str) -> list[str]:
-        """The store's venues, for an answer that found nothing on a venue the store lacks ("NeurIPS papers on
-        RL"): what the store holds instead. [] for any other answer."""
-        return self._store_venues()[0] if self._venue_words(question) else []
-
     def _said_venues(self, question: str, parsed: Filter | None) -> tuple[Filter | None, str]:
         """The filters with the venue or year the question says ("Which ICLR 2026 papers ...", see
         ``venues.said_venues``), and the question without it; both unchanged when it says none the store
@@ -398,9 +393,10 @@ class Assistant:
 
         synthesize = capable(backend) and plan.form in ("comparison", "list", "quotes")
         unknown = self.lexical.unknown_words(plan.query) if not hits and plan.kind == "list" and plan.query else []
-        venues = self._venues_if_asked(plan.question) if not hits and plan.query else []
-        if venues:  # "papers from NeurIPS about agents": the venue no abstract holds is why
-            unknown = list(dict.fromkeys([*unknown, *self._venue_words(plan.question)]))
+        said = self._venue_words(plan.question) if not hits and plan.query else []
+        venues = self._store_venues()[0] if said else []  # what the store holds instead
+        if said:  # "papers from NeurIPS about agents": the venue no abstract holds is why
+            unknown = list(dict.fromkeys([*unknown, *said]))
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
                             empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,

@@ -135,19 +135,31 @@ _TRAILING = frozenset("papers paper works abstracts articles please anything the
 _TOKEN = re.compile(r"[\w'’]+|[—–:]|(?<=\s)-(?=\s)")
 
 
+_DASHES = frozenset("—–:-")
+
+
+def _frames(words: list[str], i: int) -> bool:
+    """Whether ``words[i]``, after the frame words before it, frames the question rather than starts its topic."""
+    word, after = words[i], words[i + 1:i + 2]
+    if word in _LEADING or word in _DASHES or (i and word in _FRAMING_AFTER):
+        return True
+    if word in _COPULA:  # "are about Lean", not "are fast, cheap and accurate"
+        return bool(after) and after[0] in _LEADING
+    # "methods that reduce X" is framed; "methods that are fast, cheap and accurate" is the topic
+    return bool(after) and word in _LEADING_BEFORE.get(after[0], ()) and not (
+        i + 2 < len(words) and words[i + 2] in _COPULA)
+
+
 def _frame_words_off(text: str) -> str:
     tokens = list(_TOKEN.finditer(text))
     words = [t.group().lower().replace("’", "'") for t in tokens]
     first = 0
-    while first < len(words) and (words[first] in _LEADING or words[first] in "—–:-" or (first and words[first] in _FRAMING_AFTER)
-                                  or (words[first] in _COPULA and words[first + 1:first + 2] and words[first + 1] in _LEADING)
-                                  or (first + 1 < len(words) and words[first] in _LEADING_BEFORE.get(words[first + 1], ())
-                                      and words[first + 2:first + 3] not in (["are"], ["is"], ["were"], ["was"]))):
-        first += 1  # "methods that reduce X" is framed; "methods that are fast, cheap and accurate" is the topic
+    while first < len(words) and _frames(words, first):
+        first += 1
     if first < len(words) and words[first] in _REFERENCE:
         return text
     last = len(words)
-    while last > first and (words[last - 1] in _TRAILING or words[last - 1] in "—–:-"):
+    while last > first and (words[last - 1] in _TRAILING or words[last - 1] in _DASHES):
         last -= 1
     if first == 0 and last == len(words):
         return text
