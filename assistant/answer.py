@@ -259,7 +259,7 @@ class AnswerStream:
 
     def _what_was_asked(self) -> str:
         """'is labelled theory', 'is mainly benchmark/dataset and about agents', 'is about robots'."""
-        about = without_contribution_words(self.plan.query) if self.plan.contributions else self.plan.query
+        about = without_contribution_words(self.plan.query, self.plan.method_form) if self.plan.contributions else self.plan.query
         if not self.plan.contributions:
             return f"is about {about}"
         return f"is {'mainly' if self.plan.mainly else 'labelled'} {self.plan.kinds_text()}" + (f" and about {about}" if about else "")

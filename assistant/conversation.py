@@ -125,20 +125,23 @@ _LEANING_ORDINAL = re.compile(r"\b(?:the\s+)?(?:" + "|".join(_ORDINALS) + r"|las
 
 @dataclass(frozen=True)
 class AskedKinds:
-    """The kinds of contribution an answer's papers were chosen for: whether as main contributions, and of
-    benchmark/dataset papers which use ("evaluation", "training"). A topic switch and a subset keep them."""
+    """The kinds of contribution an answer's papers were chosen for: whether as main contributions, of
+    benchmark/dataset papers which use ("evaluation", "training"), and of method papers which form
+    ("architecture"). A topic switch and a subset keep them."""
 
     contributions: tuple[str, ...] = ()
     mainly: bool = False
     data_use: str | None = None
+    method_form: str | None = None
 
     @classmethod
     def of(cls, plan) -> "AskedKinds":
-        return cls(tuple(plan.contributions), plan.mainly, plan.data_use)
+        return cls(tuple(plan.contributions), plan.mainly, plan.data_use, plan.method_form)
 
     def give(self, plan) -> None:
         """Make ``plan`` hold to these kinds."""
-        plan.contributions, plan.mainly, plan.data_use = list(self.contributions), self.mainly, self.data_use
+        plan.contributions, plan.mainly = list(self.contributions), self.mainly
+        plan.data_use, plan.method_form = self.data_use, self.method_form
 
 
 @dataclass

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .query_words import ASKING_WORDS, FUNCTION_WORDS
-from .schema import BENCHMARK, CONTRIBUTION_LABELS
+from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import focus
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
@@ -42,6 +42,20 @@ DATA_USE_WORDS = {
                 r"(?:[\s-]+(?:synthesis|generation|curation|construction))?(?:[\s-]+(?:pipelines?|frameworks?))?",
 }
 DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
+
+# What form a question asks method papers' methods to take (ingest/contributions.py reads it off each paper): a
+# new architecture, asked as something a paper puts forward ("propose a new network architecture or layer design",
+# "new attention mechanisms", "architecture papers"). The bare nouns are a topic: "a theoretical analysis of core
+# architectures like softmax attention" asks for theory on them.
+ARCHITECTURE_WORDS = (r"(?:(?:neural\s+)?network\s+|model\s+)?(?:architecture\s+(?:components?|designs?|changes?)|architectures?|"
+                      r"architectural\s+(?:components?|changes?|designs?|modifications?|innovations?|contributions?)|"
+                      r"layers?(?:\s+designs?)?|attention\s+(?:mechanisms?|variants?|layers?|modules?)|backbones?|network\s+designs?)")
+METHOD_FORM_NAMES = {"architecture": "new architectures"}
+_ARCHITECTURE_ASKED = re.compile(
+    r"\b(?:(?:new|novel|own|propos\w*|introduc\w*|design\w*|develop\w*|present\w*|contribut\w*)\s+(?:(?:a|an|the|their|its|"
+    r"new|novel|own)\s+)*(?:[\w-]+\s+){0,2}?" + ARCHITECTURE_WORDS + r"|architecture\s+papers?|architectural\s+(?:papers?|work))\b",
+    re.IGNORECASE)
+_ARCHITECTURE = re.compile(rf"\b{ARCHITECTURE_WORDS}\b", re.IGNORECASE)
 
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
@@ -79,7 +93,7 @@ _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|c
                          re.IGNORECASE)
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
 # RL" (every paper with that label, as "are there any theoretical papers?" asks; "mainly" asks for the main one).
-_KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|position|analysis|empirical|system|tool)"
+_KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|position|analysis|empirical|system|tool|architecture)"
                             r"\s+(?:papers?|works?)\b", re.IGNORECASE)
 # A kind a paper brings to what it claims: "papers that back their claims with theory", "support their method
 # with a theoretical analysis". Theory, since a paper contributes it; "train with synthetic data" uses data.
@@ -237,6 +251,8 @@ class Plan:
     superlative: bool = False                   # pick_one by a superlative ("the largest"): the best fit, never none
     data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
+    method_form: str | None = None              # method papers only of this form: "architecture" for "a new network
+                                                # architecture or layer" (see ARCHITECTURE_WORDS)
     besides: list[str] = field(default_factory=list)  # papers left out of the answer: the last answer's, for
                                                 # "are there others on physics?"
     without: str = ""                           # a list less the papers a list on this topic gives ("..., but not
@@ -314,8 +330,11 @@ class Plan:
         return the_papers(count, chosen_from=self.sibling)
 
     def use_note(self, only: str = " ({} only)") -> str:
-        """' (benchmarks only)', ' (training data only)', or '' when any benchmark/dataset paper will do."""
-        return only.format(DATA_USE_NAMES[self.data_use]) if self.data_use else ""
+        """' (benchmarks only)', ' (training data only)', ' (new architectures only)', or '' when any paper of the
+        kinds will do."""
+        notes = [DATA_USE_NAMES[self.data_use]] if self.data_use else []
+        notes += [METHOD_FORM_NAMES[self.method_form]] if self.method_form else []
+        return only.format(" and ".join(notes)) if notes else ""
 
     def later(self, shown: int, total: int) -> int:
         """How many of ``total`` papers come on later pages, after this page's ``shown``."""
@@ -339,6 +358,8 @@ class Plan:
             out["every_kind"] = True
         if self.data_use:
             out["data_use"] = self.data_use
+        if self.method_form:
+            out["method_form"] = self.method_form
         if self.exclude and self.restrict_to is None:
             out["exclude"] = True
         if self.restrict_to is not None:
@@ -367,7 +388,7 @@ class Plan:
             if self.without:
                 text += f", less those on {self.without}"
         elif self.kind == "contribution":
-            kinds, only = " or ".join(self.contributions), self.use_note()
+            kinds, only = (" and " if self.every_kind else " or ").join(self.contributions), self.use_note()
             text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
                     else f"contribution question: every {kinds} paper{only}") + (f" on {about}" if self.on_a_topic else "")
         elif self.kind == "named":
@@ -429,9 +450,17 @@ def _kinds_in(question: str) -> list[str]:
     wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
-    if not (opening or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
+    architecture = bool(_ARCHITECTURE_ASKED.search(wanted))  # a method of a form: "propose a new attention mechanism"
+    if not (opening or architecture or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
         return []
-    return [label for label, pattern in _CONTRIBUTION.items() if pattern.search(wanted)]
+    return [label for label in CONTRIBUTION_LABELS
+            if (label in _CONTRIBUTION and _CONTRIBUTION[label].search(wanted)) or (label == METHOD and architecture)]
+
+
+def method_form_asked(question: str) -> str | None:
+    """What form a question asks method papers' methods to take: 'architecture' ("which papers propose a new
+    network architecture or layer design?"), or None."""
+    return "architecture" if _ARCHITECTURE_ASKED.search(_USED.sub(" ", _EXCLUSION.sub("", question))) else None
 
 
 # A paper to have two kinds at once: "a new method and also back it with theory", "both a dataset and a method",
@@ -477,6 +506,10 @@ _FOR_USE = {use: re.compile(rf"\b(?:for|to)\s+(?:[\w-]+\s+(?:and|or)\s+)?(?:{wor
 
 def _data_use(question: str, kinds: list[str]) -> str | None:
     return data_use_asked(question) if BENCHMARK in kinds else None
+
+
+def _method_form(question: str, kinds: list[str]) -> str | None:
+    return method_form_asked(question) if METHOD in kinds else None
 
 
 # A kind named as what papers use, not what they contribute: "do any of them use math benchmarks?", "papers
@@ -575,11 +608,14 @@ def names_a_topic(question: str) -> bool:
     return any(not _NOT_A_MODIFIER.match(m.group(1)) for m in _BEFORE_KIND.finditer(wanted))
 
 
-def without_contribution_words(query: str) -> str:
-    """The topic left once the kind of contribution is taken out: 'new benchmarks for agents' -> 'agents'."""
+def without_contribution_words(query: str, method_form: str | None = None) -> str:
+    """The topic left once the kind of contribution is taken out: 'new benchmarks for agents' -> 'agents'; of
+    a question asking for new architectures (``method_form``), 'attention mechanisms' -> ''."""
     text = _EXCLUDED_CLAUSE.sub(" ", _NOT_A_METHOD.sub(" ", query))  # "analysis papers, not method papers, that test X"
     if asks_every_kind(query):  # "a method and also theory": the method is a kind asked, not a topic
         text = _METHOD.sub(" ", text)
+    if method_form or _ARCHITECTURE_ASKED.search(text):  # "a new network architecture or layer design": the form asked
+        text = _ARCHITECTURE.sub(" ", _ARCHITECTURE_ASKED.sub(" ", text))
     for pattern in _CONTRIBUTION.values():
         text = pattern.sub(" ", text)
     words = [w for w in re.findall(r"[\w\-/]+(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]
@@ -743,7 +779,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     exclude=followup.exclude and kind == "followup", whole_set=followup.whole_set,
                     left_out=followup.left_out, sibling=followup.sibling, superlative=followup.superlative,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question), data_use=_data_use(question, kinds),
-                    every_kind=len(kinds) > 1 and asks_every_kind(question),
+                    method_form=_method_form(question, kinds), every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
     if len(named) <= 1 and is_compare(question) and _against_a_baseline(question):
@@ -773,9 +809,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)  # "what benchmark does LEXam introduce?"
     kinds = contributions_asked(question)
     if kinds:
-        rest = without_contribution_words(query)
+        rest = without_contribution_words(query, _method_form(question, kinds))
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
-                    data_use=_data_use(question, kinds), every_kind=len(kinds) > 1 and asks_every_kind(question),
+                    data_use=_data_use(question, kinds), method_form=_method_form(question, kinds),
+                    every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)

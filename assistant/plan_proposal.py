@@ -24,8 +24,8 @@ import json
 
 from .evidence import drawn_from, share_kept
 from .plan import (FORMS, KINDS, Plan, asks_for_a_kind, asks_mainly, compared_names, contributions_asked,
-                   data_use_asked, examples)
-from .schema import BENCHMARK, CONTRIBUTION_LABELS
+                   data_use_asked, examples, method_form_asked)
+from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 
 PROPOSED_KINDS = tuple(k for k in KINDS if k != "followup")  # follow-ups are resolved by the conversation's rules
 MAX_TOPICS = 4
@@ -80,6 +80,7 @@ def review(proposal: dict | None, rules: Plan, *, named: list[str], model: str, 
                 filters=rules.filters, source=model,
                 mainly=kind == "contribution" and (bool(proposal.get("mainly")) or asks_mainly(rules.question)),
                 data_use=data_use_asked(rules.question) if BENCHMARK in contributions else None,
+                method_form=method_form_asked(rules.question) if METHOD in contributions else None,
                 examples=examples(rules.question) if kind == "list" else [])  # the question's own examples
 
 

@@ -42,6 +42,11 @@ class PaperHit:
         """What its benchmarks or datasets are for ("evaluation", "training"); [] for other papers."""
         return schema.data_uses(self.metadata) or []
 
+    @property
+    def method_forms(self) -> list[str]:
+        """What form its method takes ("architecture"); [] for other papers."""
+        return schema.method_forms(self.metadata) or []
+
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]
 
@@ -50,4 +55,4 @@ class PaperHit:
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
                 "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
                 "contributions": self.contributions, "main_contribution": self.main_contribution,
-                "data_uses": self.data_uses}
+                "data_uses": self.data_uses, "method_forms": self.method_forms}

@@ -6,8 +6,8 @@ A paper record (id: the abstract's hash) holds the abstract as its document and,
 ``{"file", "path", "position"}``), ``files`` (their names, for filters), ``n_chunks`` and the optional
 fields of the data (``authors``, ``url``, ``venue``, ``decision``, ``ext_id``, ``year``, ``keywords``), and
 the kinds of contribution ingest labelled it with (``contributions``), the chief one among them
-(``main_contribution``) and what its benchmarks or datasets are for (``data_uses``), all by the rules of
-``LABELLER_KEY``.
+(``main_contribution``), what its benchmarks or datasets are for (``data_uses``) and what form its
+method takes (``method_forms``), all by the rules of ``LABELLER_KEY``.
 
 A chunk record (id ``{paper id}:{i}``) holds its vector and, as metadata, ``paper_id``, the fields
 filters use (``FILTER_FIELDS``), and where its text lies in the abstract: ``start``/``end`` character
@@ -29,6 +29,10 @@ MAIN_CONTRIBUTION = "main_contribution"  # on paper records only: no filter read
 # On paper records only: what a benchmark/dataset paper's resources are for, "evaluation" and/or "training"
 # joined by commas ("" for other papers: Chroma keeps no empty lists).
 DATA_USES = "data_uses"
+METHOD = CONTRIBUTION_LABELS[1]  # the one kind whose papers' methods have a form (``METHOD_FORMS``)
+# On paper records only: what form a method paper's method takes, "architecture" (a new network architecture,
+# layer or attention) or "" (any other method, and other papers).
+METHOD_FORMS = "method_forms"
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 
 
@@ -44,8 +48,18 @@ def chunk_ids(paper_meta: dict, paper_id: str) -> list[str]:
 def data_uses(paper_meta: dict) -> list[str] | None:
     """What a paper's benchmarks or datasets are for (``DATA_USES``); None for a record labelled before
     ingest read it."""
-    value = paper_meta.get(DATA_USES)
-    return None if value is None else [use for use in str(value).split(",") if use]
+    return _joined(paper_meta, DATA_USES)
+
+
+def method_forms(paper_meta: dict) -> list[str] | None:
+    """What form a paper's method takes (``METHOD_FORMS``); None for a record labelled before ingest read it."""
+    return _joined(paper_meta, METHOD_FORMS)
+
+
+def _joined(paper_meta: dict, key: str) -> list[str] | None:
+    """A list stored joined by commas (Chroma keeps no empty lists); None when the record lacks ``key``."""
+    value = paper_meta.get(key)
+    return None if value is None else [item for item in str(value).split(",") if item]
 
 
 def given_title(paper_meta: dict) -> str:

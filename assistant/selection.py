@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ingest.main_contribution import read as read_contributions
 
 from . import schema
-from .schema import BENCHMARK
+from .schema import BENCHMARK, METHOD
 from .filters import Filter
 from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
@@ -249,29 +249,37 @@ def _by_kind(selection: Selection, plan: Plan) -> Selection:
 
 
 def _of_kind(meta: dict, text: str | None, plan: Plan) -> bool:
-    """Whether a paper record is of one of the kinds ``plan`` asks for (of every one, for ``every_kind``): labelled so, or for "mainly ..." its
-    main contribution one of them; a benchmark/dataset paper also only of the plan's ``data_use``, if any. A
-    record labelled before ingest read main contributions or data uses has them read off its abstract here
-    (a third of a millisecond), until the next ingest stores them."""
+    """Whether a paper record is of one of the kinds ``plan`` asks for (of every one, for ``every_kind``): labelled
+    so, or for "mainly ..." its main contribution one of them; a benchmark/dataset paper also only of the plan's
+    ``data_use``, and a method paper only of its ``method_form``, if any. A record labelled before ingest read
+    main contributions, data uses or method forms has them read off its abstract here (a third of a
+    millisecond), until the next ingest stores them."""
     labels = set(meta.get("contributions") or [])
+
+    def read():  # only for a record that lacks what is asked
+        return read_contributions(schema.given_title(meta), text or "")
+
+    if plan.mainly and not plan.every_kind:
+        labels = {meta.get(schema.MAIN_CONTRIBUTION) or read().main}
+    if plan.method_form and METHOD in labels:  # "a new architecture": not every method paper
+        forms = schema.method_forms(meta)
+        if plan.method_form not in (forms if forms is not None else read().method_forms):
+            labels.discard(METHOD)
     if plan.every_kind:  # "a new method and also a theoretical analysis": both
         return set(plan.contributions) <= labels
-    if plan.mainly:
-        main = meta.get(schema.MAIN_CONTRIBUTION) or read_contributions(schema.given_title(meta), text or "").main
-        labels = {main}
     kinds = labels & set(plan.contributions)
     if plan.data_use and kinds == {BENCHMARK}:  # "benchmarks": not a dataset made to train on
         uses = schema.data_uses(meta)
-        if uses is None:
-            uses = read_contributions(schema.given_title(meta), text or "").data_uses
-        return plan.data_use in uses
+        return plan.data_use in (uses if uses is not None else read().data_uses)
     return bool(kinds)
 
 
 def _unread(meta: dict, plan: Plan) -> bool:
     """Whether ``_of_kind`` needs the abstract of a paper record labelled before ingest read what it asks."""
+    labels = meta.get("contributions") or []
     return (plan.mainly and schema.MAIN_CONTRIBUTION not in meta) or \
-        (bool(plan.data_use) and BENCHMARK in (meta.get("contributions") or []) and schema.DATA_USES not in meta)
+        (bool(plan.data_use) and BENCHMARK in labels and schema.DATA_USES not in meta) or \
+        (bool(plan.method_form) and METHOD in labels and schema.METHOD_FORMS not in meta)
 
 
 def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection:
@@ -331,7 +339,7 @@ def _none_is_about(found: list) -> bool:
 
 def _content_left(plan: Plan) -> bool:
     """Whether a follow-up that asks for a kind of contribution also asks about something else."""
-    return len(without_contribution_words(plan.query).split()) > 1
+    return len(without_contribution_words(plan.query, plan.method_form).split()) > 1
 
 
 __all__ = ["Selection", "select", "focus"]

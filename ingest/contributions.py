@@ -13,9 +13,11 @@ paper), the labels must not depend on the answering model, and 49 hand-labelled 
 too few to train on. Everything here is plain ``re`` over the sentences of one abstract.
 
 While reading, ``Evidence`` also keeps, sentence by sentence, the kinds each sentence is about
-(its ``trail``), from which ``ingest.main_contribution`` picks the paper's chief kind, and what a
-resource is for (``data_uses``): a benchmark to evaluate on, or data to train on. "EmotionCoT-35K, an
-emotional reasoning dataset" built "to achieve" a model is training data, not a benchmark.
+(its ``trail``), from which ``ingest.main_contribution`` picks the paper's chief kind, what a
+resource is for (``data_uses``): a benchmark to evaluate on, or data to train on ("EmotionCoT-35K, an
+emotional reasoning dataset" built "to achieve" a model is training data, not a benchmark), and what
+form a method takes (``method_forms``): a new architecture ("ZeroSiam, an efficient asymmetric Siamese
+architecture", "a ... version of the recently proposed Mesa layer") or not.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 5  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
-# 5: derived titles read again (a name another work introduced, "researchers introduced PER", is not the paper's)
+VERSION = 6  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
+# 5: derived titles read again (a name another work introduced, "researchers introduced PER", is not the paper's);
+# 6: what form a method takes (a new architecture)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")
@@ -39,7 +42,9 @@ _WORD = re.compile(r"[A-Za-z0-9][\w'\-]*")
 OWN_VOICE = re.compile(r"\b(?:we|our|us|this (?:paper|work|study|article|survey)|here)\b", re.I)
 # The verbs a paper uses to put forward what it contributes, as "we [adverbs] VERB".
 _CONTRIBUTE = re.compile(
-    r"\b(?:we|(?:this|our)\s+(?:paper|work|study|article))\s+(?:(?:also|first|further|then|additionally|next|now|"
+    r"\b(?:we|(?:this|our)\s+(?:paper|work|study|article))\s+"
+    r"(?:(?:join|follow|build\s+on|extend|revisit)\s+[\w\s-]{1,40}?\s+and\s+)?"  # "we join this line of work and introduce"
+    r"(?:(?:also|first|further|then|additionally|next|now|"
     r"hence|therefore|thus|finally|newly|here|instead|jointly|carefully|systematically|comprehensively|empirically|"
     r"start\s+by)\s+)*"
     r"(?P<verb>introduc\w*|present\w*|propos\w*|develop\w*|design\w*|devis\w*|construct\w*|build\w*|built|"
@@ -87,6 +92,16 @@ _EVALUATION_NOUNS = {"benchmark", "benchmarks", "testbed", "testbeds", "leaderbo
 _EVALUATION_CUE = re.compile(r"\b(?:evaluat\w*|assess\w*|benchmark\w*|test\s+suites?)\b", re.I)
 _TRAINING_DATA = re.compile(r"\b(?:training|synthetic|instruction|preference)\s+(?:data|dataset|corpus)\b|"
                             r"\bdata(?:set)?\s+(?:synthesis|generation|curation|construction)\b", re.I)
+# What form a method takes (``Evidence.method_forms``): a new architecture when the head noun of what the paper
+# puts forward is one of these ("the Extrapolative Correlation Attention", "a Siamese architecture"), or is a
+# "version" or "variant" of one ("a chunkwise parallelizable version of the recently proposed Mesa layer"). Not
+# "module" or "component": a retrieval module or a pipeline's component is part of a system, not of a network.
+ARCHITECTURE = "architecture"
+METHOD_FORMS = (ARCHITECTURE,)
+_ARCHITECTURE_NOUNS = {"architecture", "layer", "attention"}  # method nouns (_KINDS), as _head_noun reads them
+_VARIANT_NOUNS = {"version", "variant", "extension", "generalization", "generalisation"}
+_OF_AN_ARCHITECTURE = re.compile(r"\s*of\s+(?:(?:the|a|an|its|our)\s+)?(?:[\w-]+\s+){0,4}?(?:" +
+                                 r"architectures?|layers?|attention|transformers?|backbones?)\b", re.I)
 _NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|selection|bias|shift)\b", re.I)
 _STUDY_NOUN = re.compile(r"\b(?:study|studies|investigation|analysis|analyses|evaluation|examination|comparison|audit)\b", re.I)
 _STUDY_QUALIFIER = re.compile(r"\b(?:systematic|comprehensive|empirical|large-scale|extensive|in-depth|thorough|"
@@ -165,6 +180,7 @@ class Evidence:
         self.coined: dict[str, str] = {}  # name or its acronym -> the head kind it was introduced as
         self.introduced_at: dict[str, int] = {}  # name -> the trail position of the sentence introducing it
         self.data_uses: set[str] = set()  # what its benchmarks and datasets are for (EVALUATION, TRAINING)
+        self.method_forms: set[str] = set()  # what form its methods take (ARCHITECTURE)
         self._sentence = ""  # the sentence being read
         self._current: set[str] = set()  # kinds the sentence being read gave
         self._about: set[str] = set()  # kinds the sentence being read is about (its trail entry)
@@ -234,6 +250,9 @@ class Evidence:
         end = _PHRASE_END.search(rest)
         phrase = rest[:end.start()] if end else rest
         kinds = self._classify(_WORD.findall(phrase)[:_PHRASE_WORDS], named=name, text=phrase)
+        if METHOD in kinds and _head_noun(phrase, {METHOD}) in _VARIANT_NOUNS and end \
+                and _OF_AN_ARCHITECTURE.match(rest, end.start()):  # "a stable version of the Mesa layer"
+            self.method_forms.add(ARCHITECTURE)
         if _STUDY_NOUN.search(phrase):
             if _THEORY_WORD.search(phrase):
                 self.add(THEORY)
@@ -268,6 +287,8 @@ class Evidence:
         head = _head(text if text is not None else phrase, kinds)
         for kind in kinds:
             self.add(kind, head=kind == head)
+        if head == METHOD and _head_noun(text if text is not None else phrase, {METHOD}) in _ARCHITECTURE_NOUNS:
+            self.method_forms.add(ARCHITECTURE)
         if named and METHOD in kinds:
             self.named_method = True
         return kinds
@@ -328,6 +349,16 @@ def _head(phrase: str, kinds: set[str]) -> str | None:
         if heads:
             return heads[-1]
     return next(kind for kind in LABELS if kind in kinds)
+
+
+def _head_noun(phrase: str, kinds: set[str]) -> str | None:
+    """The head noun of a contribution phrase among the nouns of ``kinds``, lower-cased, found as ``_head``
+    finds its kind: "ZeroSiam, an efficient asymmetric Siamese architecture" -> "architecture"."""
+    for part in phrase.split(","):
+        nouns = [word.lower() for word in _WORD.findall(part) if any(word.lower() in _KINDS[k] for k in kinds)]
+        if nouns:
+            return nouns[-1]
+    return None
 
 
 def _leading_name(rest: str) -> str | None:

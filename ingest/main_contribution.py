@@ -29,25 +29,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .contributions import BENCHMARK, DATA_USES, EMPIRICAL, LABELS, SURVEY, Evidence, evidence
+from .contributions import BENCHMARK, DATA_USES, EMPIRICAL, LABELS, METHOD, METHOD_FORMS, SURVEY, Evidence, evidence
 
 
 @dataclass(frozen=True)
 class Contributions:
-    """What a paper contributes: every kind it claims (in ``LABELS`` order), the chief one, and for a
-    benchmark/dataset paper what its resources are for (in ``DATA_USES`` order; [] for other papers)."""
+    """What a paper contributes: every kind it claims (in ``LABELS`` order), the chief one, for a
+    benchmark/dataset paper what its resources are for (in ``DATA_USES`` order; [] for other papers), and for
+    a method paper what form its method takes (in ``METHOD_FORMS`` order: "architecture"; [] for others)."""
 
     labels: list[str]
     main: str
     data_uses: list[str] = field(default_factory=list)
+    method_forms: list[str] = field(default_factory=list)
 
 
 def read(title: str, text: str) -> Contributions:
-    """The labels, the main contribution and the data uses of one paper (``title``: its own, or "")."""
+    """The labels, the main contribution, the data uses and the method forms of one paper (``title``: its own,
+    or "")."""
     found = evidence(title, text)
     labels = found.labels()
     uses = [use for use in DATA_USES if use in found.data_uses] if BENCHMARK in labels else []
-    return Contributions(labels, main_of(found, labels), uses)
+    forms = [form for form in METHOD_FORMS if form in found.method_forms] if METHOD in labels else []
+    return Contributions(labels, main_of(found, labels), uses, forms)
 
 
 def main_contribution(title: str, text: str) -> str:

@@ -178,14 +178,19 @@ def _relabel(store: Store, paper_ids: list[str]) -> int:
             chunks = schema.chunk_ids(meta, pid)
             chunk_ids += chunks
             chunk_metas += [{"contributions": read.labels}] * len(chunks)
-            paper_metas.append({"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main,
-                                schema.DATA_USES: ",".join(read.data_uses), schema.LABELLER_KEY: LABELLER_VERSION,
+            paper_metas.append({**_label_metadata(read),
                                 **({} if schema.given_title(meta) else {"title": derive_title(text)})})
         for part in store.batches(list(range(len(chunk_ids)))):
             store.chunks.update(ids=[chunk_ids[i] for i in part], metadatas=[chunk_metas[i] for i in part])
         if paper_metas:
             store.papers.update(ids=[pid for pid in batch if pid in found], metadatas=paper_metas)
     return len(paper_ids)
+
+
+def _label_metadata(read) -> dict:
+    """What a paper record holds of its labelling (``ingest.main_contribution.read``), and by which rules."""
+    return {"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main, schema.DATA_USES: ",".join(read.data_uses),
+            schema.METHOD_FORMS: ",".join(read.method_forms), schema.LABELLER_KEY: LABELLER_VERSION}
 
 
 def _merge_sources(kept: list[dict], new: list[dict]) -> list[dict]:
@@ -212,8 +217,7 @@ def _prepare(window: list[Paper], chunker: Chunker) -> _Window:
         meta = schema.paper_metadata(given or derive_title(paper.text), bool(given), paper.metadata, paper.sources,
                                      len(pieces))
         read = read_contributions(str(given or ""), paper.text)
-        meta.update(contributions=read.labels, **{schema.MAIN_CONTRIBUTION: read.main, schema.DATA_USES: ",".join(read.data_uses),
-                                                  schema.LABELLER_KEY: LABELLER_VERSION})
+        meta.update(_label_metadata(read))
         out.paper_metas.append(meta)
         for index, (piece, span) in enumerate(zip(pieces, schema.spans(paper.text, pieces))):
             out.chunk_ids.append(schema.chunk_id(paper.id, index))

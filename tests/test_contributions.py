@@ -147,6 +147,35 @@ def test_data_uses_on_the_hand_labels():
     assert sum("data_uses" in row for row in gold) == 6
 
 
+def test_method_forms_on_the_hand_labels():
+    """Which bundled papers put forward a new architecture, as the hand labels say by reading the abstracts: ECA
+    (a new attention), the Mesa layer paper ("a ... version of the recently proposed Mesa layer") and ZeroSiam
+    ("an efficient asymmetric Siamese architecture"). Not the learned optimizer's "normalized optimizer
+    architecture" (its contribution is an update rule), nor VIRF's "neuro-symbolic architecture" (a system)."""
+    from ingest.main_contribution import read
+
+    gold, texts = _gold(), _abstracts()
+    for row in gold:
+        assert read(*texts[row["id"]]).method_forms == row.get("method_forms", []), row["start"]
+    assert sum("method_forms" in row for row in gold) == 3
+
+
+@pytest.mark.parametrize("text,forms", [
+    ("We propose FlashMix, a linear attention layer for long sequences.", ["architecture"]),
+    ("We introduce the Gated Residual Attention (GRA), which replaces softmax.", ["architecture"]),
+    ("We propose a hybrid architecture that interleaves state space and attention blocks.", ["architecture"]),
+    ("Here, we build on prior work and introduce a stable variant of the Hyena layer.", ["architecture"]),
+    ("We propose RouteRL, a policy optimization method for agents.", []),
+    ("We propose a training framework with a layer-wise learning rate schedule.", []),  # a framework, not a layer
+    ("We study attention layers in pretrained transformers.", []),  # studied, not put forward
+    ("We introduce AttnBench, a benchmark of long-context attention tasks.", []),  # a benchmark's topic
+])
+def test_method_forms_read_what_a_method_is(text, forms):
+    from ingest.main_contribution import read
+
+    assert read("", text).method_forms == forms
+
+
 @pytest.mark.parametrize("text,uses", [
     ("We introduce LawBench, a benchmark of 3,000 legal questions.", ["evaluation"]),
     ("We release CodeSet, a dataset for evaluating code agents on real repositories.", ["evaluation"]),

@@ -201,6 +201,27 @@ def test_a_paper_asked_to_bring_two_kinds_has_both(corpus):
     assert not either.plan.every_kind
 
 
+def test_a_new_architecture_is_a_method_of_that_form(corpus):
+    """"A new network architecture or layer design" cites the method papers ingest read one off (the hand labels'
+    three), not every method paper; a follow-up asking it of the last answer keeps the one that has it."""
+    hand = [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
+    architectures = {r["id"] for r in hand if "architecture" in r.get("method_forms", [])}
+    answer = corpus.ask("Which papers propose a new network architecture or layer design?", llm="none")
+    assert answer.plan.contributions == ["method"] and answer.plan.method_form == "architecture"
+    assert {c.id for c in answer.citations} == architectures
+    assert answer.answer.startswith("3 papers in the store answer this (method, new architectures only):")
+    found = corpus.find("Which papers propose a new network architecture or layer design?").hits
+    assert [h.as_dict()["method_forms"] for h in found] == [["architecture"]] * 3  # the search results show it
+    conversation = corpus.conversation()
+    theory = corpus.ask("Which papers provide a theoretical analysis of core architectures like softmax attention or "
+                        "state space models?", llm="none", conversation=conversation)
+    assert theory.plan.method_form is None and len(theory.citations) >= 2
+    either = corpus.ask("Does either of them also propose a new architecture component?", llm="none",
+                        conversation=conversation)
+    assert either.plan.kind == "followup" and either.plan.method_form == "architecture"
+    assert [c.id for c in either.citations] == [c.id for c in theory.citations if c.id in architectures] != []
+
+
 def test_a_mainly_question_cites_the_papers_whose_main_contribution_it_is(corpus):
     hand = [json.loads(line) for line in (DATA / "contributions.jsonl").read_text().splitlines() if line.strip()]
     theory = corpus.ask("Which papers are purely theoretical?", llm="none")

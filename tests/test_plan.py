@@ -443,6 +443,35 @@ def test_the_topic_a_list_leaves_out(question, topic):
     assert left_out_topic(question) == topic
 
 
+@pytest.mark.parametrize("question, kinds, topic", [
+    ("Which papers propose a new network architecture or layer design?", ["method"], ""),
+    ("Architecture papers: who proposes a new neural network layer or attention mechanism?", ["method"], ""),
+    ("any new attention mechanisms?", ["method"], ""),
+    ("What new architectures are there?", ["method"], ""),
+    ("Which papers introduce novel architectures for sequence modeling?", ["method"], "sequence modeling"),
+    ("papers proposing new layers for long-context language modeling", ["method"], "long-context language modeling"),
+    ("Do any papers design a new model architecture and also give a theoretical analysis?", ["method", "theory"], ""),
+])
+def test_a_new_architecture_is_a_form_of_method(question, kinds, topic):
+    """An architecture, layer or attention a paper puts forward is a method of that form (``method_form``): the
+    papers ingest read one off; the topic left is what it is for."""
+    plan = plan_of(question)
+    assert (plan.kind, plan.contributions, plan.method_form, plan.query) == ("contribution", kinds, "architecture", topic)
+    assert plan.as_dict()["method_form"] == "architecture"
+    assert plan.line().startswith("contribution question: every method") and "(new architectures only)" in plan.line()
+
+
+@pytest.mark.parametrize("question", [
+    "Which papers provide a theoretical analysis of core architectures like softmax attention or state space models?",
+    "theory papers on attention",
+    "Which papers modify the transformer layer?",  # a list on what papers do to layers
+    "Which papers study the layers of LLMs?",
+    "which papers use a Siamese architecture?",
+])
+def test_architectures_as_a_topic_ask_for_no_form(question):
+    assert plan_of(question).method_form is None
+
+
 @pytest.mark.parametrize("question, kinds, mainly", [
     ("Which papers back their claims with theory?", ["theory"], False),  # a kind brought to what is claimed
     ("papers with theoretical guarantees", ["theory"], False),
