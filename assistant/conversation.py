@@ -104,6 +104,16 @@ _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+
                            re.IGNORECASE)
 
 
+# "Which of these papers build a world model?" asked first: "these papers" are the store's, as the asker sees them
+_THESE_PAPERS = re.compile(r"\b(?:(?:of|among|from)\s+)?(?:these|those)\s+(?=(?:papers|works|abstracts|articles)\b)", re.IGNORECASE)
+
+
+def of_the_store(question: str) -> str:
+    """``question`` asked with no earlier answer to lean on, its "these papers" read as the store's: "Which of these
+    papers build a world model?" -> "Which papers build a world model?"."""
+    return _THESE_PAPERS.sub("", question)
+
+
 def leans_on_an_answer(question: str) -> bool:
     """Whether ``question`` is about an earlier answer's papers and names nothing else to search: "how do they
     differ?", "tell me more", "are there similar papers?", "which of them use RL?", "the second one"."""
@@ -242,7 +252,10 @@ class Conversation:
                             whole_set=True)
         if last:
             one = _THE_ONE.search(question) or _THE_X_ONE.search(question)
-            if one and len(last.citation_ids) > 1:
+            # "the bimanual one" after an answer of one paper picks in the latest answer of several ("which one is
+            # about law?" asks it of the one paper)
+            among = self._latest_of_several(last) if one and one.re is _THE_X_ONE else last
+            if one and len(among.citation_ids) > 1:
                 about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
                     or _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
                 best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
@@ -250,9 +263,9 @@ class Conversation:
                 comparative = bool(said) and not _SUPERLATIVE_ONLY.match(said.group())
                 how = (f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
-                return Resolved(about or last.query, list(last.citation_ids), True,
-                                f"the one of the last answer's {len(last.citation_ids)} papers{how}",
-                                pick_one=True, superlative=best)
+                return Resolved(about or among.query, list(among.citation_ids), True,
+                                f"the one of {'the last' if among is last else 'an earlier'} answer's "
+                                f"{len(among.citation_ids)} papers{how}", pick_one=True, superlative=best)
             numbered = last
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
-from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer
+from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store
 from .filters import Filter
 from .plan import Plan, asked, is_compare, make_plan, unanchored
 from .results import PaperHit
@@ -136,6 +136,8 @@ class Assistant:
         from .search import focus, topics
 
         question = asked(self._check_question(question, name))
+        if conversation is None or not conversation.answered:
+            question = of_the_store(question)  # "which of these papers ...?" asked first
         parsed, question = self._said_venues(question, self._filter(where))
         where = str(parsed or "") or None  # the plan shows the filters as text
         resolved = conversation.resolve(question) if conversation is not None else None

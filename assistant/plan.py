@@ -37,7 +37,9 @@ PAGE_SIZE = 20
 # paper): "benchmarks" are to evaluate on, "training data" to train on; a bare "dataset" or "corpus" is either.
 DATA_USE_WORDS = {
     "evaluation": r"benchmarks?|test\s+suites?|testbeds?|leaderboards?|evaluation\s+(?:data(?:sets?)?|suites?|sets?)",
-    "training": r"(?:(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+)+(?:data(?:sets?)?|corpus|corpora|sets?)"
+    "training": r"(?:(?:pipelines?|frameworks?|methods?)\s+(?:for|to)\s+(?:synthesi[sz]\w*|generat\w*|curat\w*|construct\w*|creat\w*)\s+"
+                r"(?:(?:training|synthetic|instruction|fine-tuning|sft)\s+)+data(?:sets?)?"  # "a pipeline for synthesizing training data"
+                r"|(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+)+(?:data(?:sets?)?|corpus|corpora|sets?)"
                 r"|data(?:set)?(?=[\s-]+(?:synthesis|generation|curation|construction)))"
                 r"(?:[\s-]+(?:synthesis|generation|curation|construction))?(?:[\s-]+(?:pipelines?|frameworks?))?",
 }
@@ -63,7 +65,7 @@ CONTRIBUTION_WORDS = {
     BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|" + DATA_USE_WORDS["evaluation"] + "|"
                + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)(?:\s+(?:analys[ie]s|frameworks?|results?|justifications?|foundations?|"
-              r"insights?|evidence))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
+              r"insights?|evidence|guarantees?|proofs?|bounds?))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
               # what a theory paper does: "prove theorems about transformers", "derive generalization bounds"
               r"|prov(?:e|es|ed|ing)\s+(?:that|theorems?|convergence|(?:\w+\s+)?bounds?)"
               r"|(?:convergence|optimality|correctness)\s+proofs?"
@@ -580,10 +582,15 @@ _PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s
                                 r"examine|examines|analy[sz]es?|address(?:es)?|tackles?|deals?\s+with|looks?\s+at|"
                                 r"involv(?:e|es|ing)|concern(?:s|ing)?|test(?:s|ing)?|measur(?:e|es|ing)|evaluat(?:e|es|ing)|"
                                 r"focus(?:es)?\s+on|"
-                                r"cover(?:s|ing)?|target(?:s|ing)?)\s+(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|of\b|on\b|in\b|for\b)\w",
+                                r"cover(?:s|ing)?|target(?:s|ing)?)\s+"
+                                r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|of\b|on\b|in\b|for\b|or\b|and\b)\w",  # "empirical studies or analyses": nouns
                                 re.IGNORECASE)
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
-_NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|any|some|all|other|more|own|their|its|which|what|there|are|is|"
+# The papers of a topic a "which" asks for: "which reinforcement learning papers ...", "what speech papers ..."
+_WHICH_PAPERS_ON = re.compile(r"^\s*(?:which|what|any)\s+(?P<topic>(?:(?!(?:ones?|of|are|is|were|was|do|does)\b)[\w-]+\s+){1,4}?)"
+                              r"(?:papers|works|studies|articles)\b", re.IGNORECASE)  # not "which ones are benchmark papers"
+_KIND_WORD = re.compile(rf"(?:{_KIND_WORDS})", re.IGNORECASE)
+_NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|recent|latest|any|some|all|other|more|own|their|its|which|what|there|are|is|"
                              r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
                              r"offer[sd]?|provide[sd]?|give|gives|include[sd]?|have|has|with|without|"
                              r"mainly|purely|primarily|mostly|large-scale|systematic|empirical|theoretical|public|"
@@ -605,6 +612,9 @@ def names_a_topic(question: str) -> bool:
     wanted = _EXCLUSION.sub("", question)
     if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted):
         return True
+    which = _WHICH_PAPERS_ON.match(wanted)  # "which reinforcement learning papers back their method with theory?"
+    if which and any(not _NOT_A_MODIFIER.match(w) and not _KIND_WORD.fullmatch(w) for w in which.group("topic").split()):
+        return True
     return any(not _NOT_A_MODIFIER.match(m.group(1)) for m in _BEFORE_KIND.finditer(wanted))
 
 
@@ -614,6 +624,7 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
     text = _EXCLUDED_CLAUSE.sub(" ", _NOT_A_METHOD.sub(" ", query))  # "analysis papers, not method papers, that test X"
     if asks_every_kind(query):  # "a method and also theory": the method is a kind asked, not a topic
         text = _METHOD.sub(" ", text)
+    text = _ASIDE.sub(" ", text) if _ASIDE.sub(" ", text).strip() else text  # "(e.g. provable optimism)": the kind's
     if method_form or _ARCHITECTURE_ASKED.search(text):  # "a new network architecture or layer design": the form asked
         text = _ARCHITECTURE.sub(" ", _ARCHITECTURE_ASKED.sub(" ", text))
     for pattern in _CONTRIBUTION.values():
@@ -622,6 +633,7 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
     return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
 
 
+_ASIDE = re.compile(r"\([^()]*\)")  # what a question on a kind says in parentheses gives examples of the kind
 # What a question on a kind sets aside, up to the end of its clause: the clause after it may be the topic ("analysis
 # papers, not method papers, that test whether models generalize").
 _EXCLUDED_CLAUSE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than|even if|"
@@ -643,7 +655,8 @@ challenging standard custom back backs backed support supports supported develop
 conducts train trains trained put forward build builds built construct constructs collect collects collected newly
 large-scale systematic something anything measure measures study studies examine examines investigate investigates
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
-searching interested need want actually really exactly""".split())
+searching interested need want actually really exactly
+their its own method methods approach approaches""".split())  # "back their proposed method with theory": any paper's
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
@@ -673,11 +686,27 @@ def asks_for_every_paper(question: str) -> bool:
 
 # "I'm surveying methods for making chain-of-thought cheaper; which abstracts propose ways to shorten reasoning?":
 # what the asker says of themselves, then the question. Its frame is in the question, not in the statement before.
-_ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our)\b[^;?]*?(?:;|[.!:](?=\s))\s*(?P<asked>"
+_ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our|as\s+(?:a|an)|"
+                              r"(?:currently\s+)?(?:writing|working\s+on|preparing|reviewing))\b[^;?]*?(?:;|[.!:](?=\s))\s*(?P<asked>"
                               r"(?:which|what|are|is|do|does|did|any|how|can|could|show|list|find|give|get)\b[^;]+)$",
                               re.IGNORECASE)
 
 
+# A request for the whole list after the question: "... speech LLMs? want all of them", "... modeling? List every one
+# please." The question before it asks it already; "them" in it is no earlier answer's papers.
+_ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|need|would\s+like|'d\s+like)\s+|please\s+|"
+                          r"(?:list|show|give|name)\s+(?:me\s+)?)?(?:them\s+)?(?:all|every|each|the\s+(?:full|whole|complete)\s+list)"
+                          r"(?:\s+(?:one|ones|single\s+one|of\s+them|papers?))?(?:\s+(?:please|thanks?))?\s*[.!?]*\s*$", re.IGNORECASE)
+# A lead-in that a whole question after a dash restates: "ok and what about audio — are there papers on audio or
+# speech language models?" asks the question after the dash.
+_LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?:(?:what|how)\s+about\s+[^—–?]{1,40}?|"
+                      r"(?:ok(?:ay)?|so|and|now|next|also))\s*(?:—|–|\s-\s|:)\s*(?P<asked>[^—–]+)$", re.IGNORECASE)
+# What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
+# "For my thesis, which papers use Lean?". Its topic is the asker's, not the question's (a "survey" asks for none).
+_PURPOSE = re.compile(r"^\s*(?:for|as\s+part\s+of)\s+(?:a|an|my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:survey|review|thesis|"
+                      r"dissertation|paper|project|talk|lecture|course|section|paragraph|report|proposal|post|class|seminar|"
+                      r"group|grant|chapter|tutorial)\b[^;?]*?(?:[,;:]|[.!](?=\s))\s*"
+                      r"(?=(?:which|what|are|is|do|does|any|how|can|could|show|list|find|give|get|who)\b)", re.IGNORECASE)
 # "Separate question: anything on CLIP?", "New topic - papers on robots": what the message says of the question
 _NEW_QUESTION = re.compile(r"^\s*(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)\s*"
                            r"(?:[:;,.!-]|—|–)\s*", re.IGNORECASE)
@@ -688,6 +717,11 @@ def asked(question: str) -> str:
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
     question = _NEW_QUESTION.sub("", question) or question
+    question = _PURPOSE.sub("", question) or question
+    question = _ALL_OF_THEM.sub("", question) or question
+    lead_in = _LEAD_IN.match(question)
+    if lead_in and is_list(lead_in.group("asked")):
+        question = lead_in.group("asked").strip()
     found = _ABOUT_THE_ASKER.match(question)
     if not found:
         return question

@@ -106,6 +106,8 @@ _NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|select
 _STUDY_NOUN = re.compile(r"\b(?:study|studies|investigation|analysis|analyses|evaluation|examination|comparison|audit)\b", re.I)
 _STUDY_QUALIFIER = re.compile(r"\b(?:systematic|comprehensive|empirical|large-scale|extensive|in-depth|thorough|"
                               r"controlled|careful|rigorous\s+empirical)\b", re.I)
+# A framework put forward as theory: what the paper names that way, and mentions after, is a theory contribution
+_THEORETICAL_HEAD = re.compile(r"\btheoretical\s+(?:framework|model|formulation|foundation)s?\b", re.I)
 _THEORY_WORD = re.compile(r"\btheoretical(?:ly)?\b(?![\s-]+(?:motivated|inspired|grounded))", re.I)
 
 # Study cues. Setting out to answer a question about how things behave is a study by itself; a claim
@@ -258,10 +260,13 @@ class Evidence:
                 self.add(THEORY)
             elif _STUDY_QUALIFIER.search(phrase):
                 self.add(EMPIRICAL)
+        theoretical = bool(_THEORETICAL_HEAD.search(phrase))  # "GEB, a novel theoretical framework": a theory
+        if theoretical:
+            self.add(THEORY)
         if name:
             self.names[name] = kinds
             self.introduced_at[name] = len(self.trail)
-        head = _head(phrase, kinds)
+        head = THEORY if theoretical else _head(phrase, kinds)
         for coined in (name, acronym and acronym.group("acronym")):
             if coined and head:
                 self.coined[coined] = head

@@ -141,6 +141,25 @@ def test_oversized_question_gets_a_limit_message(corpus):
     assert "100,000 characters" in str(err.value) and "limit" in str(err.value)
 
 
+def test_the_x_one_after_an_answer_of_one_paper_picks_in_the_answer_before(corpus):
+    """"And the bimanual manipulation one — ..." after a subset of one paper names another paper of the list before."""
+    conversation = corpus.conversation()
+    robots = corpus.ask("Which papers are about robotics or embodied agents?", conversation=conversation, llm="none")
+    safety = corpus.ask("which of these is focused on safety?", conversation=conversation, llm="none")
+    assert len(robots.citations) >= 3 and [c.title.split(":")[0] for c in safety.citations] == ["VIRF"]
+    one = corpus.ask("And the bimanual manipulation one — how much human demonstration does it need?",
+                     conversation=conversation, llm="none")
+    assert [c.title.split(":")[0] for c in one.citations] == ["VLBiMan"]
+    assert one.plan.line() == f"follow-up: the one of an earlier answer's {len(robots.citations)} papers about bimanual manipulation"
+
+
+def test_these_papers_asked_first_are_the_stores(corpus):
+    """With no earlier answer, "which of these papers ..." asks the store, not a follow-up on nothing."""
+    answer = corpus.ask("I'm writing a related-work paragraph on world models. Which of these papers build a world model "
+                        "or simulator of some environment?", conversation=corpus.conversation(), llm="none")
+    assert answer.plan.kind == "list" and {"WorldGym", "VCWorld"} <= {c.title.split(":")[0] for c in answer.citations}
+
+
 def test_follow_ups_are_resolved_against_the_last_answer(corpus):
     conversation = corpus.conversation()
     first = corpus.ask("which papers reduce reasoning token usage", conversation=conversation, llm="none")

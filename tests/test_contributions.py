@@ -100,7 +100,7 @@ def test_main_contribution_on_the_hand_labels():
     ("The recent empirical success of Mamba", "theory"),  # proofs, confirmed by experiments
     ("Attention-based regression models are often", "theory"),  # the analysis, then the method it motivates
     ("In AI-assisted decision-making", "theory"),  # bounds and justification around a calibration method
-    ("Optimistic exploration is central", "method"),  # GEB: its theory frames a bonus the rest evaluates
+    ("Optimistic exploration is central", "theory"),  # GEB, put forward as "a novel theoretical framework"
     ("Experience replay enables data-efficient", "method"),  # ReaPER, proven better than PER
     ("Evaluating robot control policies is difficult", "system/tool"),  # WorldGym, an evaluation environment
     ("We present **Lean4PHYS**", "benchmark/dataset"),  # a benchmark and a library, no method
@@ -145,6 +145,17 @@ def test_data_uses_on_the_hand_labels():
     for row in gold:
         assert read(*texts[row["id"]]).data_uses == row.get("data_uses", []), row["start"]
     assert sum("data_uses" in row for row in gold) == 6
+
+
+def test_a_framework_put_forward_as_theory_is_a_theory_contribution():
+    """"X, a novel theoretical framework that provably ..." makes X, and each later mention of it, theory."""
+    from ingest.main_contribution import read
+
+    text = ("We introduce the Exploration Bound (EB), a novel theoretical framework that provably satisfies optimism. "
+            "EB unifies prior bonuses. EB outperforms baselines on alignment tasks.")
+    assert read("", text).labels == ["method", "theory"] and read("", text).main == "theory"
+    text = "We introduce the Exploration Bonus (EB), a novel framework for exploration. EB outperforms baselines."
+    assert read("", text).main == "method"
 
 
 def test_method_forms_on_the_hand_labels():

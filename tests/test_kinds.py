@@ -229,7 +229,7 @@ def test_a_mainly_question_cites_the_papers_whose_main_contribution_it_is(corpus
     assert theory.citations and all(c.main_contribution == "theory" for c in theory.citations)
     assert {c.id for c in theory.citations} == {r["id"] for r in hand if r["main"] == "theory"}
     assert "PoLR" not in short(c.title for c in theory.citations)  # its theory explains its method
-    assert theory.answer.startswith("3 papers in the store answer this (mainly theory):")
+    assert theory.answer.startswith("4 papers in the store answer this (mainly theory):")
     # without "mainly", every paper with a theoretical contribution
     some = corpus.ask("Are there any theoretical papers?", llm="none")
     assert not some.plan.mainly and "PoLR" in short(c.title for c in some.citations)

@@ -164,6 +164,22 @@ def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
     assert plan_of("who introduced a legal benchmark?").kind == "contribution"
 
 
+@pytest.mark.parametrize("question, topic", [
+    ("Which reinforcement learning papers back their proposed method with theoretical guarantees (e.g. provable "
+     "optimism or provably more efficient learning)?", "reinforcement learning"),  # the papers' topic; no examples
+    ("Which speech papers introduce datasets?", "speech"),
+    ("which papers contribute a new training dataset or a pipeline for synthesizing training data?", None),
+    ("Which papers are primarily empirical studies or analyses — investigating how existing models behave — rather "
+     "than pitching a new method?", None),  # what the studies do qualifies the kind
+    ("Which theory papers are there?", None),
+    ("which ones are primarily benchmark papers?", None),
+])
+def test_the_topic_of_a_kind_question(question, topic):
+    plan = plan_of(question)
+    assert plan.kind == "contribution"
+    assert (plan.query if plan.on_a_topic else None) == topic
+
+
 def test_what_a_question_excludes_is_not_asked_for():
     assert contributions_asked("empirical studies of RL, rather than new benchmarks") == ["empirical study/analysis"]
     assert contributions_asked("papers on theorem proving in Lean") == []  # a topic, not a kind of paper
@@ -421,6 +437,18 @@ def test_the_examples_a_question_gives(question, found):
     ("I'm interested in methods that make outputs more concise. What's there?",
      "I'm interested in methods that make outputs more concise"),
     ("Separate question: anything that builds on CLIP?", "anything that builds on CLIP?"),  # what it says of itself
+    # what the answer is for: the asker's topic, not the question's ("a survey" asks for no survey)
+    ("For a survey on multimodal reasoning: which papers propose new methods to improve visual reasoning?",
+     "which papers propose new methods to improve visual reasoning?"),
+    ("For my thesis, which papers use Lean?", "which papers use Lean?"),
+    ("Writing a related-work section on agents. Which papers build LLM agents?", "Which papers build LLM agents?"),
+    # a request for the whole list after the question
+    ("which papers use RL to train speech LLMs? want all of them", "which papers use RL to train speech LLMs?"),
+    ("Are there papers applying ML to physics? List every one please.", "Are there papers applying ML to physics?"),
+    ("Which papers use Lean? Give me the full list.", "Which papers use Lean?"),
+    # a lead-in that the question after the dash restates
+    ("ok and what about audio — are there papers on audio or speech language models?",
+     "are there papers on audio or speech language models?"),
 ])
 def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(message, question):
     from assistant.plan import asked
