@@ -252,9 +252,9 @@ class Conversation:
                             whole_set=True)
         if last:
             one = _THE_ONE.search(question) or _THE_X_ONE.search(question)
-            # "the bimanual one" after an answer of one paper picks in the latest answer of several ("which one is
-            # about law?" asks it of the one paper)
-            among = self._latest_of_several(last) if one and one.re is _THE_X_ONE else last
+            # "the bimanual one", "the one on a specific language" after an answer of one paper pick in the latest
+            # answer of several ("which one is about law?" asks it of the one paper)
+            among = self._latest_of_several(last) if one and one.group().lower().startswith("the") else last
             if one and len(among.citation_ids) > 1:
                 about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
                     or _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))

@@ -35,6 +35,7 @@ from .locks import locked
 from .memory import release_free_memory
 from .query_words import topic_words
 from .spelling import NameSpeller
+from .typos import respelled
 from .store import Store
 
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
@@ -251,6 +252,16 @@ class LexicalIndex:
         the papers it names ('tell me about PoLR'), in the order it names them."""
         self.ensure_current()
         return self._speller.read(query)
+
+    def respelled(self, query: str) -> str:
+        """The query with misspelt long words written as the papers write them ('adaptaton' -> 'adaptation',
+        ``typos``)."""
+        self.ensure_current()
+        return respelled(query, self._stem.stemWord, self._papers_holding)
+
+    def _papers_holding(self, term: str) -> int:
+        column = self._vocab.get(term)
+        return int(self._df[column]) if column is not None and column < len(self._df) else 0
 
     def search(self, query: str, n: int, allowed: set[str] | None = None) -> list[tuple[str, float]]:
         """The ``n`` best papers by BM25, as (paper id, score), score > 0; only ``allowed`` ones if given."""

@@ -345,7 +345,7 @@ class HybridSearcher:
     def candidates(self, query: str, *, where: Filter | None = None, pool: int = CANDIDATE_CHUNKS) -> list[Candidate]:
         """Every candidate with its signals and paper record, in fused order (no gate, no cap)."""
         self.store.follow_other_writers()
-        query, named = self.lexical.read_names(focus(query))
+        query, named = self.lexical.read_names(self.lexical.respelled(focus(query)))
         vector = self.embedder.embed_query(query)
         found: dict[str, Candidate] = {}
         spans: dict[str, dict] = {}  # each paper's best chunk, made into a passage once its record is read

@@ -1,0 +1,63 @@
+"""Misspelt words of a query, read as the word the papers hold: 'test-time adaptaton' searches 'adaptation'.
+
+A word no paper holds counts against a question twice: BM25 finds nothing for it, and a question much
+of whose weight is in unknown words is taken for one on something the store lacks (``search.unheard_of``)
+and abstains. So a long word whose stem the index lacks is replaced by the one spelling a single slip
+away (a letter left out, one too many, or two swapped) whose stem the most papers hold, two papers at
+least. Not a letter changed for another: that is how real words the store lacks become words it holds
+('folding' a name, 'golding'; 'quantization', 'quantitation').
+
+Our own few lines rather than a spelling library (pyspellchecker, symspellpy): those correct towards a
+dictionary of English words, while what matters here is the vocabulary of the papers in the store, and
+the index holds it only as stems, so each candidate spelling is stemmed before it is looked up.
+Words shorter than ``MIN_LENGTH`` letters are left alone: one edit turns too many short words into
+others ('model' and 'modal'). So are words with capitals or digits, which name things ('GSM8K').
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+MIN_LENGTH = 7
+MIN_PAPERS = 2  # a spelling only one paper holds is as likely another word
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w])")  # a lower-case word, or the last part of a hyphenated one
+
+
+def _edits(word: str) -> list[str]:
+    """Every spelling one slip away from ``word`` (a letter dropped, added, or two swapped), after its American
+    spellings ('specialised' -> 'specialized'), which come first."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    american = [re.sub(pattern, written, word) for pattern, written in _AMERICAN]
+    deletes = [a + b[1:] for a, b in splits if b]
+    swaps = [a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1]
+    inserts = [a + c + b for a, b in splits for c in _LETTERS]
+    return [s for s in dict.fromkeys(american + sorted(set(deletes + swaps + inserts))) if s != word]
+
+
+_AMERICAN = [(r"is(e[sd]?|ing|ation|ations|er|ers)$", r"iz\1"), (r"ys(e[sd]?|ing)$", r"yz\1"), (r"our(s|ed)?$", r"or\1"),
+             (r"tre(s)?$", r"ter\1")]
+
+
+def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[str], int]) -> str:
+    """``query`` with each long lower-case word whose stem no paper holds written as the one spelling a slip
+    away that the most papers hold (``papers_holding(stem)``); a word with no such spelling, or with two
+    spellings held equally, stays as typed."""
+    def fix(match: re.Match) -> str:
+        word = match.group()
+        if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0:
+            return word
+        held: dict[str, tuple[int, str]] = {}  # stem -> (papers holding it, a spelling giving it)
+        for spelling in _edits(word):
+            term = stem(spelling)
+            if term not in held:
+                count = papers_holding(term)
+                if count >= MIN_PAPERS:
+                    held[term] = (count, spelling)
+        ranked = sorted(held.values(), key=lambda found: -found[0])  # stable: the first spelling of a stem stays
+        if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+            return word
+        return ranked[0][1]
+
+    return _WORD.sub(fix, query)

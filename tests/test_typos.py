@@ -1,0 +1,38 @@
+"""Misspelt words read as the papers spell them (``assistant.typos``), on a vocabulary of stems and on the store."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.bm25_tokens import stemmer
+
+HELD = {"adapt": 3, "sequenc": 9, "benchmark": 12, "special": 2, "behavior": 4, "model": 40, "modal": 5, "golden": 1}
+
+
+def _respelled(query: str) -> str:
+    from assistant.typos import respelled
+
+    stem = stemmer().stemWord
+    return respelled(query, stem, lambda term: HELD.get(term, 0))
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("test-time adaptaton", "test-time adaptation"),  # a letter left out
+    ("non-attention sequnce models", "non-attention sequence models"),
+    ("benchmakrs for agents", "benchmarks for agents"),  # two letters swapped
+    ("LLMs in specialised domains", "LLMs in specialized domains"),  # the British spelling
+    ("how models behaviour", "how models behavior"),
+    ("protein folding", "protein folding"),  # no slip away from a held word; 'golden' is held by one paper only
+    ("modle", "modle"),  # too short to tell from other words
+    ("GSM8K and Qwen", "GSM8K and Qwen"),  # names stay as typed
+    ("quantization", "quantization"),  # a letter changed for another is no slip: 'quantitation' is another word
+])
+def test_a_misspelt_long_word_is_read_as_the_papers_write_it(typed, read):
+    assert _respelled(typed) == read
+
+
+def test_a_misspelt_question_finds_what_the_word_would(corpus):
+    """'adaptaton' is in no abstract: as typed, the question looked like one on something the store lacks."""
+    typed = {c.title.split(":")[0] for c in corpus.ask("which papers do test-time adaptaton?", llm="none").citations}
+    right = {c.title.split(":")[0] for c in corpus.ask("which papers do test-time adaptation?", llm="none").citations}
+    assert typed == right and {"ZeroSiam", "TTM"} <= typed
