@@ -703,9 +703,10 @@ _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?
                       r"(?:ok(?:ay)?|so|and|now|next|also))\s*(?:—|–|\s-\s|:)\s*(?P<asked>[^—–]+)$", re.IGNORECASE)
 # What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
 # "For my thesis, which papers use Lean?". Its topic is the asker's, not the question's (a "survey" asks for none).
+# Not a clause that goes on to say something ("For a safety project we keep hearing about VIRF; what does it do?").
 _PURPOSE = re.compile(r"^\s*(?:for|as\s+part\s+of)\s+(?:a|an|my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:survey|review|thesis|"
                       r"dissertation|paper|project|talk|lecture|course|section|paragraph|report|proposal|post|class|seminar|"
-                      r"group|grant|chapter|tutorial)\b[^;?]*?(?:[,;:]|[.!](?=\s))\s*"
+                      r"group|grant|chapter|tutorial)\b(?:(?!\b(?:we|i|i'm|we're|you)\b)[^;?])*?(?:[,;:]|[.!](?=\s))\s*"
                       r"(?=(?:which|what|are|is|do|does|any|how|can|could|show|list|find|give|get|who)\b)", re.IGNORECASE)
 # "Separate question: anything on CLIP?", "New topic - papers on robots": what the message says of the question
 _NEW_QUESTION = re.compile(r"^\s*(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)\s*"

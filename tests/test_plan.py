@@ -441,6 +441,8 @@ def test_the_examples_a_question_gives(question, found):
     ("For a survey on multimodal reasoning: which papers propose new methods to improve visual reasoning?",
      "which papers propose new methods to improve visual reasoning?"),
     ("For my thesis, which papers use Lean?", "which papers use Lean?"),
+    ("For a safety project we keep hearing about VIRF; what does the framework do?",
+     "For a safety project we keep hearing about VIRF; what does the framework do?"),  # it says what "the framework" is
     ("Writing a related-work section on agents. Which papers build LLM agents?", "Which papers build LLM agents?"),
     # a request for the whole list after the question
     ("which papers use RL to train speech LLMs? want all of them", "which papers use RL to train speech LLMs?"),
