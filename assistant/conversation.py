@@ -58,15 +58,19 @@ _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|whic
 _SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|better|worse)\b(?:\s+[\w-]+)?|\b\w{2,}est\b"
                           r"|\b\w{3,}er\b", re.IGNORECASE)
 _SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
+# Where the description of "the one that ..." ends and what is asked of it begins: "the one that clusters short
+# prefixes: what does it achieve?", "the one using Lean — how big is it?"
+_DESCRIBED = re.compile(r"\s*(?::|—|–|\s-\s|\?|;)\s*|,\s*(?=(?:what|how|which|does|do|is|are|can|tell)\b)", re.IGNORECASE)
 # "the Lean one: what does it contain?", "the physics one": the paper of the set on that
 _THE_X_ONE = re.compile(r"\bthe\s+(?!(?:first|second|third|fourth|fifth|last|other|next|same|only|right|best|worst|new|old|"
                         r"latest|earlier|later|previous)\b)(?P<about>[\w-]+(?:\s+[\w-]+)?)\s+one\b", re.IGNORECASE)
 # "what about the other ones?", "and the rest?", "and the other one?": the papers of the answer before the last that
 # it left out.
-_OTHERS = re.compile(r"\b(?:the\s+)?other\s+(?:ones?|papers?|works?)\b|\bthe\s+others?\s*[?.!]*\s*$|\bthe\s+others\b|\bthe\s+rest\b"
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:other|remaining)\s+(?:ones?|papers?|works?)\b|\bthe\s+others?\s*[?.!]*\s*$|\bthe\s+others\b|\bthe\s+rest\b"
                      r"|^\s*(?:and\s+)?(?:which|what about the ones that|the ones that)\s+(?:don[’']?t|do\s+not|doesn[’']?t|"
                      r"does\s+not|aren[’']?t|are\s+not|isn[’']?t|is\s+not)\s*[?.!]*\s*$", re.IGNORECASE)  # "which don't?"
 # "are there others on physics?", "any other papers about law?": a new search, without the last answer's papers
+_ONE_LEFT = re.compile(r"\bthe\s+(?:other|remaining|last\s+remaining)\s+one\b", re.IGNORECASE)
 _OTHERS_ON = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?(?:are there |is there |what about |how about |show me |find |list "
                         r"|anything |any |who |what )?(?:any |some )?(?:others?|other (?:papers?|works?|ones|studies|research)|"
                         r"more papers?|else)(?:\s+(?:works?|is\s+working|has\s+worked|writes?|is\s+there))?"  # "who else works on X?"
@@ -225,13 +229,16 @@ class Conversation:
         if _THIS_TOPIC.search(question) and previous.query:  # "benchmarks on this topic?"
             query = f"{previous.query} {_content(_THIS_TOPIC.sub(' ', question))}".strip()
             return Resolved(query, None, True, f"on the last question's topic: {previous.query}")
-        others = self._left_out() if _OTHERS.search(question) else None
+        one_left = bool(_ONE_LEFT.search(question))  # "the other one", "the remaining one"
+        others = self._left_out(every_pick=one_left) if _OTHERS.search(question) else None
         if others:  # "what about the other ones?"
             ids, count = others
             remaining = _content(_OTHERS.sub(" ", _SWITCH.sub(" ", question)))
+            # "what does the other one achieve?" asks about that paper, not for the ones that "achieve"
             return Resolved(remaining or last.query, ids, True,
-                            f"the {len(ids)} of an earlier answer's {count} papers that the last answer left out",
-                            whole_set=not remaining, left_out=True)
+                            f"the {len(ids)} of an earlier answer's {count} papers that the last answer left out"
+                            if not one_left or len(ids) > 1 else f"the one of an earlier answer's {count} papers not yet answered",
+                            whole_set=not remaining or one_left or len(ids) == 1, left_out=True)
         switch = _SWITCH.match(question)
         leans = _ORDINAL.search(question) or _GROUP.search(question) or _PRONOUN.search(_SWITCH.sub("", question))
         if switch and not leans:
@@ -254,18 +261,24 @@ class Conversation:
             one = _THE_ONE.search(question) or _THE_X_ONE.search(question)
             # "the bimanual one", "the one on a specific language" after an answer of one paper pick in the latest
             # answer of several ("which one is about law?" asks it of the one paper)
-            among = self._latest_of_several(last) if one and one.group().lower().startswith("the") else last
-            if one and len(among.citation_ids) > 1:
+            described = bool(one) and one.group().lower().startswith("the")
+            among = self._latest_of_several(last) if described else last
+            ids = list(among.citation_ids)
+            which = f"{'the last' if among is last else 'an earlier'} answer's {len(ids)} papers"
+            if described and last.within and set(last.within) > set(last.citation_ids):
+                # "the one that clusters prefixes" after a subset: any paper of the set the subset chose from
+                ids = list(last.within)
+                which = f"the {len(ids)} papers the last answer chose from"
+            if one and len(ids) > 1:
                 about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
-                    or _content(question[one.end():]) or _content(_THE_ONE.sub(" ", rest))
+                    or _content(_DESCRIBED.split(question[one.end():], maxsplit=1)[0]) or _content(_THE_ONE.sub(" ", rest))
                 best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
                 said = _SUPERLATIVE.search(question, one.start()) if best else None
                 comparative = bool(said) and not _SUPERLATIVE_ONLY.match(said.group())
                 how = (f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
-                return Resolved(about or among.query, list(among.citation_ids), True,
-                                f"the one of {'the last' if among is last else 'an earlier'} answer's "
-                                f"{len(among.citation_ids)} papers{how}", pick_one=True, superlative=best)
+                return Resolved(about or among.query, ids, True, f"the one of {which}{how}",
+                                pick_one=True, superlative=best)
             numbered = last
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the
@@ -351,16 +364,25 @@ class Conversation:
                 return turn, n
         return None, 0
 
-    def _left_out(self) -> tuple[list[str], int] | None:
+    def _left_out(self, every_pick: bool = False) -> tuple[list[str], int] | None:
         """The papers of an earlier answer that the last one, a subset of it, left out, and how many that
         earlier answer had: the set the last follow-up that chose some of its papers chose from (all of it
         when it chose none: "which of them use a KL penalty?", then "which don't?"), past follow-ups about
         every paper of their set ("which use RL?", "how do those differ?", "which don't?"); else the latest
-        answer that holds more than the last one's papers; None when there is none."""
-        for turn in reversed([t for t in self.turns if t.kind != "out_of_scope"]):
+        answer that holds more than the last one's papers; None when there is none. With ``every_pick`` ("the
+        remaining one"), less every paper the follow-ups in a row on that set have picked."""
+        turns = [t for t in self.turns if t.kind != "out_of_scope"]
+        for at in range(len(turns) - 1, -1, -1):
+            turn = turns[at]
             if turn.within is None:
                 break
-            rest = [pid for pid in turn.within if pid not in turn.citation_ids]
+            picked = set(turn.citation_ids)
+            if every_pick:  # "the one that uses rationales", then "what about the remaining one?"
+                for before in reversed(turns[:at]):
+                    if before.within != turn.within:
+                        break
+                    picked |= set(before.citation_ids)
+            rest = [pid for pid in turn.within if pid not in picked]
             if rest:
                 return rest, len(turn.within)
         answered = [t for t in self.turns if t.citation_ids]

@@ -656,7 +656,7 @@ conducts train trains trained put forward build builds built construct construct
 large-scale systematic something anything measure measures study studies examine examines investigate investigates
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
 searching interested need want actually really exactly
-their its own method methods approach approaches""".split())  # "back their proposed method with theory": any paper's
+their its own method methods approach approaches tasks questions problems""".split())  # "back their proposed method with theory": any paper's
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
@@ -701,6 +701,12 @@ _ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|ne
 # speech language models?" asks the question after the dash.
 _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?:(?:what|how)\s+about\s+[^—–?]{1,40}?|"
                       r"(?:ok(?:ay)?|so|and|now|next|also))\s*(?:—|–|\s-\s|:)\s*(?P<asked>[^—–]+)$", re.IGNORECASE)
+# A label before the question that asks it again: "grpo variants / fixes - which papers propose a modified grpo?"
+_LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:—|–|\s-\s|:)\s*(?P<asked>(?:which|what|who|are|is|any|do|does)\b[^—–:]+)$",
+                    re.IGNORECASE)
+# A word of acknowledgement before a follow-up: "ok and for video?", "great, now which of them use RL?"
+_INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see)"
+                           r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare)\b)", re.IGNORECASE)
 # What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
 # "For my thesis, which papers use Lean?". Its topic is the asker's, not the question's (a "survey" asks for none).
 # Not a clause that goes on to say something ("For a safety project we keep hearing about VIRF; what does it do?").
@@ -720,8 +726,9 @@ def asked(question: str) -> str:
     question = _NEW_QUESTION.sub("", question) or question
     question = _PURPOSE.sub("", question) or question
     question = _ALL_OF_THEM.sub("", question) or question
-    lead_in = _LEAD_IN.match(question)
-    if lead_in and is_list(lead_in.group("asked")):
+    question = _INTERJECTION.sub("", question) or question
+    lead_in = _LEAD_IN.match(question) or _LABEL.match(question)
+    if lead_in and is_list(lead_in.group("asked")) and _has_content(lead_in.group("asked")):
         question = lead_in.group("asked").strip()
     found = _ABOUT_THE_ASKER.match(question)
     if not found:
@@ -730,6 +737,12 @@ def asked(question: str) -> str:
             if len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS]:
         return question[:found.start("asked")].strip(" ;.!:")
     return found.group("asked").strip()
+
+
+def _has_content(question: str) -> bool:
+    """Whether a question says what it is about, beyond asking words and references ("which papers use it?" does not)."""
+    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in REFERENCES
+               and w not in _NOT_A_TOPIC for w in re.findall(r"[a-z][\w-]*", question.lower()))
 
 
 def is_list(question: str) -> bool:

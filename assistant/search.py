@@ -94,7 +94,9 @@ _TRAILING_FRAME = re.compile(r"\s+(?:papers|works|research|studies|articles)$", 
 
 # "Who builds world models, and for what?": what the question asks of the papers it finds, naming no topic.
 _AFTERTHOUGHT = re.compile(r",?\s+and\s+(?:for\s+what(?:\s+purposes?)?|what\s+for|how|why|to\s+what\s+end|in\s+what\s+ways?|"
-                           r"with\s+what\s+results?|what\s+do\s+they\s+(?:find|show|report))\s*[?.!]*\s*$", re.IGNORECASE)
+                           r"with\s+what\s+results?|what\s+do\s+they\s+(?:find|show|report))\s*[?.!]*\s*$"
+                           r"|,\s*(?:what|which)\s+(?:are|is)\s+(?:they|them|those|these|there|it)\s*[?.!]*\s*$"  # "papers about robot, what are they?"
+                           r"|,\s*(?:which|what)\s+ones?\s*[?.!]*\s*$|,\s*any\s*[?.!]*\s*$", re.IGNORECASE)
 
 
 # "And is an LLM used as a reasoning engine for biology anywhere?": is there a paper on it at all
@@ -108,7 +110,7 @@ def focus(query: str) -> str:
     if _ANYWHERE.search(query) and not _FRAME.match(query):
         query = _IS_THERE.sub("", _ANYWHERE.sub("", query)) or query
     stripped = _TRAILING_FRAME.sub("", _FRAME.sub("", query.strip()).strip(" ?!."))
-    stripped = _frame_words_off(_IF_ANY.sub("", stripped).strip())
+    stripped = _frame_words_off(_IF_ANY.sub("", stripped).strip()).strip(" -–—:")  # "cut compute cost - papers?"
     return stripped if len(stripped) >= 2 else query.strip()  # "how many papers are about RL?" -> "RL"
 
 

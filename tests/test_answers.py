@@ -150,7 +150,37 @@ def test_the_x_one_after_an_answer_of_one_paper_picks_in_the_answer_before(corpu
     one = corpus.ask("And the bimanual manipulation one — how much human demonstration does it need?",
                      conversation=conversation, llm="none")
     assert [c.title.split(":")[0] for c in one.citations] == ["VLBiMan"]
-    assert one.plan.line() == f"follow-up: the one of an earlier answer's {len(robots.citations)} papers about bimanual manipulation"
+    assert one.plan.line() == \
+        f"follow-up: the one of the {len(robots.citations)} papers the last answer chose from about bimanual manipulation"
+
+
+def test_the_other_one_and_the_remaining_one_are_the_paper_not_yet_answered(corpus):
+    conversation = corpus.conversation()
+    lean = corpus.ask("Which papers are about formal theorem proving in Lean?", conversation=conversation, llm="none")
+    bench = corpus.ask("Which of them is a benchmark?", conversation=conversation, llm="none")
+    assert len(lean.citations) == 2 and [c.title.split(":")[0] for c in bench.citations] == ["Lean4PHYS"]
+    other = corpus.ask("What does the other one achieve?", conversation=conversation, llm="none")
+    assert [c.title.split(":")[0] for c in other.citations] == ["ProofOptimizer"]  # about it, not papers that "achieve"
+    conversation = corpus.conversation()
+    prefs = corpus.ask("Which papers deal with learning from preferences, e.g. RLHF, preference optimization or "
+                       "preference-based reward learning?", conversation=conversation, llm="none")
+    corpus.ask("Which of those is mainly theoretical?", conversation=conversation, llm="none")
+    corpus.ask("The one that uses natural-language rationales: what problem does it address?",
+               conversation=conversation, llm="none")
+    rest = corpus.ask("What about the remaining one?", conversation=conversation, llm="none")
+    assert len(prefs.citations) == 3 and len(rest.citations) == 1  # the third, of neither earlier follow-up
+
+
+def test_the_one_described_after_a_subset_is_any_of_the_set_it_chose_from(corpus):
+    conversation = corpus.conversation()
+    corpus.ask("Which papers propose inference-time methods that combine or aggregate multiple sampled reasoning paths "
+               "from an LLM?", conversation=conversation, llm="none")
+    corpus.ask("Which of those rely on a reward model to score the paths?", conversation=conversation, llm="none")
+    one = corpus.ask("And the one that clusters short prefixes of reasoning traces and only expands a few promising "
+                     "paths: what does it achieve in terms of cost?", conversation=conversation, llm="none")
+    assert [c.title.split(":")[0] for c in one.citations] == ["PoLR"]
+    assert one.plan.resolution.startswith("the one of the ") and "papers the last answer chose from about clusters" \
+        in one.plan.resolution
 
 
 def test_these_papers_asked_first_are_the_stores(corpus):

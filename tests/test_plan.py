@@ -172,12 +172,21 @@ def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
     ("Which papers are primarily empirical studies or analyses — investigating how existing models behave — rather "
      "than pitching a new method?", None),  # what the studies do qualifies the kind
     ("Which theory papers are there?", None),
+    ("Which papers' main contribution is a new benchmark of tasks or questions for evaluating LLMs?", None),
     ("which ones are primarily benchmark papers?", None),
 ])
 def test_the_topic_of_a_kind_question(question, topic):
     plan = plan_of(question)
     assert plan.kind == "contribution"
     assert (plan.query if plan.on_a_topic else None) == topic
+
+
+@pytest.mark.parametrize("question, query", [
+    ("papers about robot, what are they?", "robot"),
+    ("cut token / compute cost of llm reasoning at inference - papers?", "cut token / compute cost of llm reasoning at inference"),
+])
+def test_what_a_list_asks_after_its_topic_is_no_topic(question, query):
+    assert plan_of(question).kind == "list" and plan_of(question).query == query
 
 
 def test_what_a_question_excludes_is_not_asked_for():
@@ -448,6 +457,10 @@ def test_the_examples_a_question_gives(question, found):
     ("which papers use RL to train speech LLMs? want all of them", "which papers use RL to train speech LLMs?"),
     ("Are there papers applying ML to physics? List every one please.", "Are there papers applying ML to physics?"),
     ("Which papers use Lean? Give me the full list.", "Which papers use Lean?"),
+    # a label before the question that asks it again; a word of acknowledgement before a follow-up
+    ("grpo variants / fixes - which papers propose a modified grpo?", "which papers propose a modified grpo?"),
+    ("Lean: which papers use it?", "Lean: which papers use it?"),  # the label is what "it" is
+    ("great, now which of them use RL?", "now which of them use RL?"),
     # a lead-in that the question after the dash restates
     ("ok and what about audio — are there papers on audio or speech language models?",
      "are there papers on audio or speech language models?"),
