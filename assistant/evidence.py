@@ -77,12 +77,19 @@ def introducing(text: str, title: str) -> str | None:
     return next((s for s in sentences(text) if (named is None or named.search(s)) and _INTRODUCES.search(s)), None)
 
 
+_PUT_FORWARD_KINDS = {"benchmark/dataset", "system/tool", "survey/position", "method"}  # "method": of a form asked
+
+
 def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     """Each cited paper's evidence sentence: the one that best answers the topic it was found for; for a question
     about one named paper, the one on what it asks of the paper, or where the authors put it forward ("what is
-    DPH-RL?"); for a list of the whole store, where each paper puts its work forward."""
+    DPH-RL?"); for a list of the whole store, or of a kind of contribution a paper puts forward (a benchmark, a tool,
+    a new architecture) on no topic, where each paper puts its work forward."""
     evidence: dict[str, str] = {}
-    if plan.whole_store:  # "show me all papers"
+    if plan.whole_store or (plan.kind == "contribution" and not plan.on_a_topic and _PUT_FORWARD_KINDS >= {
+            kind if kind != "method" or plan.method_form else "" for kind in plan.contributions}):
+        # "show me all papers", "which papers introduce a new benchmark?": where each paper puts its work forward (a
+        # theory or a study is in sentences that say what it shows, which the question's words find)
         evidence = {h.id: sentence for h in hits if (sentence := introducing(h.text, h.title))}
     elif plan.kind == "named" and len(hits) == 1:
         query, paper = plan.query or plan.question, hits[0]

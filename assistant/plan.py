@@ -45,19 +45,30 @@ DATA_USE_WORDS = {
 }
 DATA_USE_NAMES = {"evaluation": "benchmarks", "training": "training data"}
 
-# What form a question asks method papers' methods to take (ingest/contributions.py reads it off each paper): a
-# new architecture, asked as something a paper puts forward ("propose a new network architecture or layer design",
-# "new attention mechanisms", "architecture papers"). The bare nouns are a topic: "a theoretical analysis of core
-# architectures like softmax attention" asks for theory on them.
-ARCHITECTURE_WORDS = (r"(?:(?:neural\s+)?network\s+|model\s+)?(?:architecture\s+(?:components?|designs?|changes?)|architectures?|"
-                      r"architectural\s+(?:components?|changes?|designs?|modifications?|innovations?|contributions?)|"
-                      r"layers?(?:\s+designs?)?|attention\s+(?:mechanisms?|variants?|layers?|modules?)|backbones?|network\s+designs?)")
-METHOD_FORM_NAMES = {"architecture": "new architectures"}
-_ARCHITECTURE_ASKED = re.compile(
-    r"\b(?:(?:new|novel|own|propos\w*|introduc\w*|design\w*|develop\w*|present\w*|contribut\w*)\s+(?:(?:a|an|the|their|its|"
-    r"new|novel|own)\s+)*(?:[\w-]+\s+){0,2}?" + ARCHITECTURE_WORDS + r"|architecture\s+papers?|architectural\s+(?:papers?|work))\b",
-    re.IGNORECASE)
-_ARCHITECTURE = re.compile(rf"\b{ARCHITECTURE_WORDS}\b", re.IGNORECASE)
+# What form a question asks method papers' methods to take (ingest/contributions.py reads it off each paper), asked as
+# something a paper puts forward: a new architecture ("propose a new network architecture or layer design", "new
+# attention mechanisms", "architecture papers"), or a new metric ("introduce a new metric or measure", "new evaluation
+# metrics"). The bare nouns are a topic: "a theoretical analysis of core architectures like softmax attention" asks for
+# theory on them, "papers that measure reasoning" or "propose to measure" for no metric.
+METHOD_FORM_WORDS = {
+    "architecture": r"(?:(?:neural\s+)?network\s+|model\s+)?(?:architecture\s+(?:components?|designs?|changes?)|architectures?|"
+                    r"architectural\s+(?:components?|changes?|designs?|modifications?|innovations?|contributions?)|"
+                    r"layers?(?:\s+designs?)?|attention\s+(?:mechanisms?|variants?|layers?|modules?)|backbones?|network\s+designs?)",
+    "metric": r"(?:evaluation\s+|scoring\s+)?(?<!to\s)(?:metrics?|measures?|scores?|scoring\s+(?:functions?|rules?|methods?)|criteri(?:on|a))",
+}
+METHOD_FORM_NAMES = {"architecture": "new architectures", "metric": "new metrics"}
+_PUT_FORWARD = (r"\b(?:new|novel|own|propos\w*|introduc\w*|design\w*|develop\w*|present\w*|contribut\w*|defin\w*)\s+"
+                r"(?:(?:a|an|the|their|its|new|novel|own)\s+)*(?:[\w-]+\s+){0,2}?")
+_FORM_ASKED = {form: re.compile(_PUT_FORWARD + words + r"\b" + (r"|\barchitecture\s+papers?\b|\barchitectural\s+(?:papers?|work)\b"
+                                                              if form == "architecture" else ""), re.IGNORECASE)
+               for form, words in METHOD_FORM_WORDS.items()}
+_FORM_WORDS = {form: re.compile(rf"\b{words}\b", re.IGNORECASE) for form, words in METHOD_FORM_WORDS.items()}
+
+
+def _form_in(text: str) -> str | None:
+    """The method form ``text`` asks for, if any (``METHOD_FORM_WORDS``)."""
+    return next((form for form, pattern in _FORM_ASKED.items() if pattern.search(text)), None)
+
 
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
@@ -254,7 +265,7 @@ class Plan:
     data_use: str | None = None                 # benchmark/dataset papers only of this use: "evaluation" for
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
     method_form: str | None = None              # method papers only of this form: "architecture" for "a new network
-                                                # architecture or layer" (see ARCHITECTURE_WORDS)
+                                                # architecture or layer", "metric" for "a new metric" (METHOD_FORM_WORDS)
     besides: list[str] = field(default_factory=list)  # papers left out of the answer: the last answer's, for
                                                 # "are there others on physics?"
     without: str = ""                           # a list less the papers a list on this topic gives ("..., but not
@@ -452,17 +463,17 @@ def _kinds_in(question: str) -> list[str]:
     wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
-    architecture = bool(_ARCHITECTURE_ASKED.search(wanted))  # a method of a form: "propose a new attention mechanism"
-    if not (opening or architecture or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
+    form = _form_in(wanted)  # a method of a form: "propose a new attention mechanism", "introduce a new metric"
+    if not (opening or form or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
         return []
     return [label for label in CONTRIBUTION_LABELS
-            if (label in _CONTRIBUTION and _CONTRIBUTION[label].search(wanted)) or (label == METHOD and architecture)]
+            if (label in _CONTRIBUTION and _CONTRIBUTION[label].search(wanted)) or (label == METHOD and form)]
 
 
 def method_form_asked(question: str) -> str | None:
     """What form a question asks method papers' methods to take: 'architecture' ("which papers propose a new
-    network architecture or layer design?"), or None."""
-    return "architecture" if _ARCHITECTURE_ASKED.search(_USED.sub(" ", _EXCLUSION.sub("", question))) else None
+    network architecture or layer design?"), 'metric' ("which papers introduce a new metric?"), or None."""
+    return _form_in(_USED.sub(" ", _EXCLUSION.sub("", question)))
 
 
 # A paper to have two kinds at once: "a new method and also back it with theory", "both a dataset and a method",
@@ -620,13 +631,14 @@ def names_a_topic(question: str) -> bool:
 
 def without_contribution_words(query: str, method_form: str | None = None) -> str:
     """The topic left once the kind of contribution is taken out: 'new benchmarks for agents' -> 'agents'; of
-    a question asking for new architectures (``method_form``), 'attention mechanisms' -> ''."""
+    a question asking for a form of method (``method_form``: new architectures), 'attention mechanisms' -> ''."""
     text = _EXCLUDED_CLAUSE.sub(" ", _NOT_A_METHOD.sub(" ", query))  # "analysis papers, not method papers, that test X"
     if asks_every_kind(query):  # "a method and also theory": the method is a kind asked, not a topic
         text = _METHOD.sub(" ", text)
     text = _ASIDE.sub(" ", text) if _ASIDE.sub(" ", text).strip() else text  # "(e.g. provable optimism)": the kind's
-    if method_form or _ARCHITECTURE_ASKED.search(text):  # "a new network architecture or layer design": the form asked
-        text = _ARCHITECTURE.sub(" ", _ARCHITECTURE_ASKED.sub(" ", text))
+    form = method_form or _form_in(text)
+    if form:  # "a new network architecture or layer design": the form asked, not a topic
+        text = _FORM_WORDS[form].sub(" ", _FORM_ASKED[form].sub(" ", text))
     for pattern in _CONTRIBUTION.values():
         text = pattern.sub(" ", text)
     words = [w for w in re.findall(r"[\w\-/]+(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]
@@ -856,6 +868,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if len(named) == 1 and _ASKS_OF_ONE.match(question) and not is_list(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)  # "what benchmark does LEXam introduce?"
     kinds = contributions_asked(question)
+    if kinds == [METHOD] and _ONE_PAPER.search(question):  # "the paper that proposes a group matching score": that one
+        kinds = []
     if kinds:
         rest = without_contribution_words(query, _method_form(question, kinds))
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
@@ -879,6 +893,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     return Plan(kind="topic", form=FORMS["topic"], **base)
 
 
+# One paper described, not a kind of papers: "tell me about the paper that proposes a group matching score"
+_ONE_PAPER = re.compile(r"\bthe\s+(?:paper|work|study|article|one)\s+(?:that|which|where|whose|with)\b", re.IGNORECASE)
 # A question asked of the one paper it names: "what benchmark does LEXam introduce?", "which datasets does PoLR use?"
 _ASKS_OF_ONE = re.compile(r"^\s*(?:what|which|how|who|where|when|why)\b", re.IGNORECASE)
 

@@ -29,9 +29,9 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 6  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
+VERSION = 7  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
 # 5: derived titles read again (a name another work introduced, "researchers introduced PER", is not the paper's);
-# 6: what form a method takes (a new architecture)
+# 6: what form a method takes (a new architecture); 7: or a new metric, and "by introducing X" puts X forward
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")
@@ -65,6 +65,7 @@ _PHRASE_WORDS = 16
 # name or "a/an/our ...", not "and the results show")
 _NEXT_CONTRIBUTION = re.compile(r",?\s+(?:and|as\s+well\s+as|along\s+with|together\s+with|plus)\s+"
                                 r"(?=(?:a|an|our)\s|[A-Z][\w\-]*(?:\s*[,:(]|\s+(?:a|an)\s))")
+_BY_PUTTING = re.compile(r"\s+by\s+(?:introducing|proposing|defining|designing|developing)\s+(?=(?:a|an|the|our)\s)", re.I)
 _ACRONYM = re.compile(r"[^()]{0,80}?\((?P<acronym>[A-Z][\w\-]*[A-Z][\w\-]*)\)")  # "a framework (CRD) to ..."
 _CONTAINS = re.compile(r"\s+(?:includes|contains|comprises|consists\s+of|bundles)\s+(?P<rest>.*)")
 
@@ -94,11 +95,13 @@ _TRAINING_DATA = re.compile(r"\b(?:training|synthetic|instruction|preference)\s+
                             r"\bdata(?:set)?\s+(?:synthesis|generation|curation|construction)\b", re.I)
 # What form a method takes (``Evidence.method_forms``): a new architecture when the head noun of what the paper
 # puts forward is one of these ("the Extrapolative Correlation Attention", "a Siamese architecture"), or is a
-# "version" or "variant" of one ("a chunkwise parallelizable version of the recently proposed Mesa layer"). Not
+# "version" or "variant" of one ("a chunkwise parallelizable version of the recently proposed Mesa layer"); a new
+# metric when it is a metric, a measure or a score ("THR, a token-level metric", "a group matching score"). Not
 # "module" or "component": a retrieval module or a pipeline's component is part of a system, not of a network.
-ARCHITECTURE = "architecture"
-METHOD_FORMS = (ARCHITECTURE,)
-_ARCHITECTURE_NOUNS = {"architecture", "layer", "attention"}  # method nouns (_KINDS), as _head_noun reads them
+ARCHITECTURE, METRIC = "architecture", "metric"
+METHOD_FORMS = (ARCHITECTURE, METRIC)
+_FORM_NOUNS = {ARCHITECTURE: {"architecture", "layer", "attention"},  # method nouns (_KINDS), as _head_noun reads them
+               METRIC: {"metric", "measure", "score", "criterion"}}
 _VARIANT_NOUNS = {"version", "variant", "extension", "generalization", "generalisation"}
 _OF_AN_ARCHITECTURE = re.compile(r"\s*of\s+(?:(?:the|a|an|its|our)\s+)?(?:[\w-]+\s+){0,4}?(?:" +
                                  r"architectures?|layers?|attention|transformers?|backbones?)\b", re.I)
@@ -182,7 +185,7 @@ class Evidence:
         self.coined: dict[str, str] = {}  # name or its acronym -> the head kind it was introduced as
         self.introduced_at: dict[str, int] = {}  # name -> the trail position of the sentence introducing it
         self.data_uses: set[str] = set()  # what its benchmarks and datasets are for (EVALUATION, TRAINING)
-        self.method_forms: set[str] = set()  # what form its methods take (ARCHITECTURE)
+        self.method_forms: set[str] = set()  # what form its methods take (METHOD_FORMS)
         self._sentence = ""  # the sentence being read
         self._current: set[str] = set()  # kinds the sentence being read gave
         self._about: set[str] = set()  # kinds the sentence being read is about (its trail entry)
@@ -239,7 +242,8 @@ class Evidence:
         """The phrases after "we introduce/propose/conduct ...": what the paper puts forward, each of "LawBench,
         a benchmark, and LawSet, a training corpus" on its own."""
         for part in _NEXT_CONTRIBUTION.split(rest, maxsplit=3):
-            self._contribution(part)
+            for piece in _BY_PUTTING.split(part, maxsplit=1):  # "an extension to PER by introducing a novel measure"
+                self._contribution(piece)
 
     def _contribution(self, rest: str) -> None:
         """One thing the paper puts forward: "LawBench, a benchmark for legal reasoning"."""
@@ -292,8 +296,8 @@ class Evidence:
         head = _head(text if text is not None else phrase, kinds)
         for kind in kinds:
             self.add(kind, head=kind == head)
-        if head == METHOD and _head_noun(text if text is not None else phrase, {METHOD}) in _ARCHITECTURE_NOUNS:
-            self.method_forms.add(ARCHITECTURE)
+        noun = _head_noun(text if text is not None else phrase, {METHOD}) if head == METHOD else None
+        self.method_forms |= {form for form, nouns in _FORM_NOUNS.items() if noun in nouns}
         if named and METHOD in kinds:
             self.named_method = True
         return kinds

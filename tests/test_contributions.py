@@ -162,13 +162,16 @@ def test_method_forms_on_the_hand_labels():
     """Which bundled papers put forward a new architecture, as the hand labels say by reading the abstracts: ECA
     (a new attention), the Mesa layer paper ("a ... version of the recently proposed Mesa layer") and ZeroSiam
     ("an efficient asymmetric Siamese architecture"). Not the learned optimizer's "normalized optimizer
-    architecture" (its contribution is an update rule), nor VIRF's "neuro-symbolic architecture" (a system)."""
+    architecture" (its contribution is an update rule), nor VIRF's "neuro-symbolic architecture" (a system). And
+    which a new metric: THR ("a token-level metric"), TTM ("a group matching score") and ReaPER ("a novel measure
+    of temporal difference error reliability")."""
     from ingest.main_contribution import read
 
     gold, texts = _gold(), _abstracts()
     for row in gold:
         assert read(*texts[row["id"]]).method_forms == row.get("method_forms", []), row["start"]
-    assert sum("method_forms" in row for row in gold) == 3
+    assert sum("architecture" in row.get("method_forms", []) for row in gold) == 3
+    assert sum("metric" in row.get("method_forms", []) for row in gold) == 3
 
 
 @pytest.mark.parametrize("text,forms", [
@@ -180,6 +183,9 @@ def test_method_forms_on_the_hand_labels():
     ("We propose a training framework with a layer-wise learning rate schedule.", []),  # a framework, not a layer
     ("We study attention layers in pretrained transformers.", []),  # studied, not put forward
     ("We introduce AttnBench, a benchmark of long-context attention tasks.", []),  # a benchmark's topic
+    ("We introduce Token Drift (TD), a token-level metric of how training moves each token.", ["metric"]),
+    ("We propose an extension to PER by introducing a novel measure of error reliability.", ["metric"]),
+    ("We show that widely used evaluation metrics underestimate models.", []),  # about others' metrics
 ])
 def test_method_forms_read_what_a_method_is(text, forms):
     from ingest.main_contribution import read

@@ -212,6 +212,9 @@ def test_a_new_architecture_is_a_method_of_that_form(corpus):
     assert answer.answer.startswith("3 papers in the store answer this (method, new architectures only):")
     found = corpus.find("Which papers propose a new network architecture or layer design?").hits
     assert [h.as_dict()["method_forms"] for h in found] == [["architecture"]] * 3  # the search results show it
+    metrics = corpus.ask("Which papers introduce a new metric?", llm="none")
+    assert {c.id for c in metrics.citations} == {r["id"] for r in hand if "metric" in r.get("method_forms", [])}
+    assert metrics.plan.line() == "contribution question: every method paper (new metrics only)"
     conversation = corpus.conversation()
     theory = corpus.ask("Which papers provide a theoretical analysis of core architectures like softmax attention or "
                         "state space models?", llm="none", conversation=conversation)

@@ -486,6 +486,16 @@ def test_the_topic_a_list_leaves_out(question, topic):
     assert left_out_topic(question) == topic
 
 
+def test_a_new_metric_is_a_form_of_method():
+    for question in ("Which papers propose new evaluation metrics?", "Which papers introduce a new metric or measure as a "
+                     "core contribution?", "Which papers propose a new scoring function for reward models?"):
+        assert (plan_of(question).contributions, plan_of(question).method_form) == (["method"], "metric"), question
+    assert plan_of("Which papers propose a new scoring function for reward models?").query == "reward models"
+    for question in ("Which papers measure reasoning efficiency?", "papers that propose to measure calibration",
+                     "Which papers report scores on AIME?"):
+        assert plan_of(question).method_form is None, question
+
+
 @pytest.mark.parametrize("question, kinds, topic", [
     ("Which papers propose a new network architecture or layer design?", ["method"], ""),
     ("Architecture papers: who proposes a new neural network layer or attention mechanism?", ["method"], ""),
