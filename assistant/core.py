@@ -135,7 +135,8 @@ class Assistant:
         not searches) the model may propose the plan of any other question (``plan_proposal``)."""
         from .search import focus, topics
 
-        question = asked(self._check_question(question, name))
+        # misspelt words read as the papers spell them first: "how is DeepEyes diffrent from RAPID?" compares
+        question = asked(self.searcher.lexical.respelled(self._check_question(question, name)))
         if conversation is None or not conversation.answered:
             question = of_the_store(question)  # "which of these papers ...?" asked first
         parsed, question = self._said_venues(question, self._filter(where))

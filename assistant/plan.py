@@ -37,7 +37,7 @@ PAGE_SIZE = 20
 # paper): "benchmarks" are to evaluate on, "training data" to train on; a bare "dataset" or "corpus" is either.
 DATA_USE_WORDS = {
     "evaluation": r"benchmarks?|test\s+suites?|testbeds?|leaderboards?|evaluation\s+(?:data(?:sets?)?|suites?|sets?)",
-    "training": r"(?:(?:pipelines?|frameworks?|methods?)\s+(?:for|to)\s+(?:synthesi[sz]\w*|generat\w*|curat\w*|construct\w*|creat\w*)\s+"
+    "training": r"(?:(?:(?:pipelines?|frameworks?|methods?)\s+)?(?:for|to)\s+(?:synthesi[sz]\w*|generat\w*|produc\w*|curat\w*|construct\w*|creat\w*)\s+"
                 r"(?:(?:training|synthetic|instruction|fine-tuning|sft)\s+)+data(?:sets?)?"  # "a pipeline for synthesizing training data"
                 r"|(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+)+(?:data(?:sets?)?|corpus|corpora|sets?)"
                 r"|data(?:set)?(?=[\s-]+(?:synthesis|generation|curation|construction)))"
@@ -195,7 +195,7 @@ _LIST = re.compile(
     r"|\bwhat(?:'?s|\s+is)\s+(?:there|out\s+there|available)\s+(?:on|about|for|in|regarding)\b"  # "what's there on robotics"
     r"|\bwhat(?:'?s|\s+is)\s+(?:there\s+)?in\s+the\s+(?:collection|store|corpus|library)\s+(?:on|about|for|regarding)\b"
     r"|\bwhat\s+is\s+known\s+(?:about|on)\b"
-    r"|\b(?:everything|anything)\s+(?:on|about)\b"  # "give me everything on GRPO"
+    r"|\b(?:everything|anything)\s+(?:(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)|here)\s+)?(?:on|about|that|which)\b"  # "everything on GRPO"
     r"|\bwhat(?:'s|\s+is)\s+(?:new|happening)\s+(?:in|on|for|about|with)\b"  # "what's new in speech?"
     r"|^\s*how\s+many\s+(?:papers|works|studies|articles)\b"  # "how many papers are about RL?": the count comes first
     r"|\bwhat\s+(?:are|is)\s+(?:the\s+)?(?:recent\s+|latest\s+|new\s+|current\s+)?(?:advances|developments|progress|"
@@ -529,7 +529,7 @@ def _method_form(question: str, kinds: list[str]) -> str | None:
 # evaluated on new datasets" ask about evaluation. "Which papers introduce and evaluate on a benchmark?"
 # still asks for a benchmark: "introduce" stays.
 _USED = re.compile(r"\b(?:use[sd]?|using|evaluat(?:e[sd]?|ing)|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
-                   r"experiment\w*)\s+(?:(?:on|with|against|in|over|across)\s+)?(?:\w+\s+){0,2}?"
+                   r"experiment\w*)\s+(?:(?:on|with|against|in|over|across)\s+)?(?:\w+\s+){0,3}?"
                    r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
 
 
@@ -550,7 +550,7 @@ def _which_kind(question: str) -> bool:
 
 _MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+){0,2}(?:"
                      + "|".join(CONTRIBUTION_WORDS.values()) + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution"
-                     r"|\bmain\s+contributions?\s+(?:is|are|was|were)\b",  # "papers whose main contribution is a theory"
+                     r"|\b(?:main|core|primary|chief|principal|central)\s+contributions?\s+(?:is|are|was|were)\b",  # "whose main contribution is"
                      re.IGNORECASE)
 
 
@@ -606,7 +606,7 @@ _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|recent|latest|any|some|all
                              r"offer[sd]?|provide[sd]?|give|gives|include[sd]?|have|has|with|without|"
                              r"mainly|purely|primarily|mostly|large-scale|systematic|empirical|theoretical|public|"
                              r"dedicated|speciali[sz]ed|curated|high-quality|large|small|challenging|standard|custom|"
-                             r"training|evaluation|open-source|list|show|find|give|me|or|and|of|as|papers?)$", re.IGNORECASE)
+                             r"training|evaluation|open-source|list|show|find|give|me|or|and|of|as|for|papers?)$", re.IGNORECASE)
 
 
 # "papers on Lean that introduce a benchmark": the topic, said of the papers before the kind is asked for.
@@ -636,6 +636,10 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
     if asks_every_kind(query):  # "a method and also theory": the method is a kind asked, not a topic
         text = _METHOD.sub(" ", text)
     text = _ASIDE.sub(" ", text) if _ASIDE.sub(" ", text).strip() else text  # "(e.g. provable optimism)": the kind's
+    before, colon, after = text.partition(":")
+    if colon and any(p.search(before) for p in _CONTRIBUTION.values()) and "," in after \
+            and not re.match(r"\s*(?:papers?|works?|ones?|those|studies)\b", after, re.IGNORECASE):
+        text = before  # "theoretical: proofs, generalization bounds, ...": examples of the kind, not a topic
     form = method_form or _form_in(text)
     if form:  # "a new network architecture or layer design": the form asked, not a topic
         text = _FORM_WORDS[form].sub(" ", _FORM_ASKED[form].sub(" ", text))
@@ -668,7 +672,7 @@ conducts train trains trained put forward build builds built construct construct
 large-scale systematic something anything measure measures study studies examine examines investigate investigates
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
 searching interested need want actually really exactly
-their its own method methods approach approaches tasks questions problems""".split())  # "back their proposed method with theory": any paper's
+their its own method methods approach approaches tasks questions problems core""".split())  # "back their proposed method with theory": any paper's
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
@@ -717,8 +721,15 @@ _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?
 _LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:—|–|\s-\s|:)\s*(?P<asked>(?:which|what|who|are|is|any|do|does)\b[^—–:]+)$",
                     re.IGNORECASE)
 # A word of acknowledgement before a follow-up: "ok and for video?", "great, now which of them use RL?"
-_INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see)"
+_INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see|hey|hi|hello)"
                            r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare)\b)", re.IGNORECASE)
+# A list asked as what the asker collects: "I'm collecting everything in this set that builds directly on GRPO"
+_COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecting|gathering|compiling|after)\s+(?:everything|anything|"
+                         r"all\s+(?:the\s+)?(?:papers|work))\s+(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)\s+|here\s+)?"
+                         r"(?=that|which|on|about)", re.IGNORECASE)
+# The question said again after a topic: "new methods for adapting a model at test time — which papers propose one?"
+_WHICH_DO = re.compile(r"\s*(?:—|–|\s-\s)\s*(?:which|what)\s+(?:papers?|ones?|works?)\s+(?:propose|introduce|do|does|have|has|"
+                       r"are\s+there|exist)\s*(?:one|it|this|that|so|them|any)?\s*[?.!]*\s*$", re.IGNORECASE)
 # What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
 # "For my thesis, which papers use Lean?". Its topic is the asker's, not the question's (a "survey" asks for none).
 # Not a clause that goes on to say something ("For a safety project we keep hearing about VIRF; what does it do?").
@@ -731,13 +742,23 @@ _NEW_QUESTION = re.compile(r"^\s*(?:(?:a|one|another|separate|new|different|unre
                            r"(?:[:;,.!-]|—|–)\s*", re.IGNORECASE)
 
 
+_ANSWERING = frozenset("qualify qualifies fit fits count counts match matches exist exists apply applies ones".split())
+# Who the asker is, before what they ask: "As a theory person I want the papers whose ..."
+_ASKER = re.compile(r"^\s*as\s+an?\s+(?:[\w-]+\s+){0,2}?(?:person|researcher|engineer|student|scientist|practitioner|reviewer|"
+                    r"theorist|developer)\b,?\s*", re.IGNORECASE)
+
+
 def asked(question: str) -> str:
     """The question a message asks, without what the asker first says of their own work; or that statement,
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
     question = _NEW_QUESTION.sub("", question) or question
     question = _PURPOSE.sub("", question) or question
+    question = _ASKER.sub("", question) or question
     question = _ALL_OF_THEM.sub("", question) or question
+    if _WHICH_DO.search(question) and _WHICH_DO.sub("", question).strip():  # "X — which papers propose one?"
+        question = "papers on " + _WHICH_DO.sub("", question).strip()
+    question = _COLLECTING.sub("papers ", question) or question
     question = _INTERJECTION.sub("", question) or question
     lead_in = _LEAD_IN.match(question) or _LABEL.match(question)
     if lead_in and is_list(lead_in.group("asked")) and _has_content(lead_in.group("asked")):
@@ -746,7 +767,7 @@ def asked(question: str) -> str:
     if not found:
         return question
     if not [w for w in re.findall(r"[a-z]+", found.group("asked").lower())
-            if len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS]:
+            if len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in _ANSWERING]:
         return question[:found.start("asked")].strip(" ;.!:")
     return found.group("asked").strip()
 
@@ -832,7 +853,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
             papers = list(followup.restrict_to)
         kind = "compare" if (is_compare(question) or (followup.adding and added)) and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
-        kinds = [] if followup.definite else contributions_asked(question)  # "the dataset": theirs, of any kind
+        # "the dataset": theirs, of any kind; "the emotion one: what dataset do they build?" asks it of the one picked
+        kinds = [] if followup.definite or followup.pick_one else contributions_asked(question)
         return Plan(kind=kind, form=form, papers=list(papers) if kind == "compare" else [],
                     added=added if kind == "compare" else [],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,

@@ -164,6 +164,18 @@ def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
     assert plan_of("who introduced a legal benchmark?").kind == "contribution"
 
 
+@pytest.mark.parametrize("message, question", [
+    ("As a theory person I want the papers whose core contribution is theoretical.",
+     "I want the papers whose core contribution is theoretical."),  # who the asker is
+    ("I'm looking for analysis papers about how models behave. Which ones qualify?",
+     "I'm looking for analysis papers about how models behave"),  # "qualify" asks nothing of its own
+])
+def test_what_the_asker_says_before_a_kind_question_is_not_searched(message, question):
+    from assistant.plan import asked
+
+    assert asked(message) == question and plan_of(asked(message)).kind == "contribution"
+
+
 @pytest.mark.parametrize("question, topic", [
     ("Which reinforcement learning papers back their proposed method with theoretical guarantees (e.g. provable "
      "optimism or provably more efficient learning)?", "reinforcement learning"),  # the papers' topic; no examples
@@ -172,6 +184,8 @@ def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
     ("Which papers are primarily empirical studies or analyses — investigating how existing models behave — rather "
      "than pitching a new method?", None),  # what the studies do qualifies the kind
     ("Which theory papers are there?", None),
+    ("I want the papers whose core contribution is theoretical: proofs, generalization or convergence bounds.", None),
+    ("Which papers contribute a new training dataset or a data-synthesis pipeline for producing training data?", None),
     ("Which papers' main contribution is a new benchmark of tasks or questions for evaluating LLMs?", None),
     ("which ones are primarily benchmark papers?", None),
 ])
@@ -457,6 +471,11 @@ def test_the_examples_a_question_gives(question, found):
     ("which papers use RL to train speech LLMs? want all of them", "which papers use RL to train speech LLMs?"),
     ("Are there papers applying ML to physics? List every one please.", "Are there papers applying ML to physics?"),
     ("Which papers use Lean? Give me the full list.", "Which papers use Lean?"),
+    # who the asker is; a list asked as what the asker collects; the question said again after its topic
+    ("I'm collecting everything in this set that builds directly on GRPO.", "papers that builds directly on GRPO."),
+    ("new methods for adapting a model at test time — which papers propose one?",
+     "papers on new methods for adapting a model at test time"),
+    ("hey, which papers involve video?", "which papers involve video?"),
     # a label before the question that asks it again; a word of acknowledgement before a follow-up
     ("grpo variants / fixes - which papers propose a modified grpo?", "which papers propose a modified grpo?"),
     ("Lean: which papers use it?", "Lean: which papers use it?"),  # the label is what "it" is

@@ -36,3 +36,9 @@ def test_a_misspelt_question_finds_what_the_word_would(corpus):
     typed = {c.title.split(":")[0] for c in corpus.ask("which papers do test-time adaptaton?", llm="none").citations}
     right = {c.title.split(":")[0] for c in corpus.ask("which papers do test-time adaptation?", llm="none").citations}
     assert typed == right and {"ZeroSiam", "TTM"} <= typed
+
+
+def test_a_misspelt_word_is_read_before_the_question_is_planned(corpus):
+    """'diffrent' is no word of a comparison; 'different' is."""
+    plan = corpus.plan("how is DeepEyes diffrent from RAPID in the way they combine perception and reasoning?")
+    assert plan.kind == "compare" and "different" in plan.query
