@@ -133,11 +133,14 @@ _EXAMPLE_END = re.compile(r"\s+(?:to|that|which|who|where|when|for|in|on|with|fr
 _NOT_AN_EXAMPLE = re.compile(r"^(?:this|that|these|those|it|them|such)\b|^(?:one|ones|others?)$", re.IGNORECASE)
 
 
+_DASH_EXAMPLES = re.compile(r"\s+[—–]\s+(?P<items>[^—–?.;:()]+,[^—–?.;:()]+?)\s*[?.!]*\s*$")
+
+
 def examples(question: str) -> list[str]:
     """The examples a question gives of what it asks for, each a short phrase: 'applying ML to the sciences,
     e.g. physics or biology' -> ['physics', 'biology']; 'verifiers like Lean or symbolic logic engines to
     check proofs' -> ['Lean', 'symbolic logic engines']. A paper on one of them answers the question."""
-    found = _EXAMPLES.search(question)
+    found = _EXAMPLES.search(question) or _DASH_EXAMPLES.search(question)
     if not found:
         return []
     items = []
@@ -713,6 +716,17 @@ _ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our|as\s+(?
 _ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|need|would\s+like|'d\s+like)\s+|please\s+|"
                           r"(?:list|show|give|name)\s+(?:me\s+)?)?(?:them\s+)?(?:all|every|each|the\s+(?:full|whole|complete)\s+list)"
                           r"(?:\s+(?:one|ones|single\s+one|of\s+them|papers?))?(?:\s+(?:please|thanks?))?\s*[.!?]*\s*$", re.IGNORECASE)
+# A kind of thing other than one of them is a property, not a set of papers left out: "languages other than English"
+# asks for non-English languages ("papers on video other than long video" leaves out the papers on long video)
+_OTHER_THAN = re.compile(r"\b(?P<kind>languages|modalities|domains|tasks|inputs)\s+other\s+than\s+(?P<other>[\w-]+)", re.IGNORECASE)
+# The question asked again in a word after it: "... a variant of it. Which papers are those?"
+_WHICH_ARE_THEY = re.compile(r"(?<=[?.!])\s*(?:so\s+)?(?:which|what)\s+(?:papers|ones|works)\s+(?:are\s+(?:those|these|they|there))"
+                             r"\s*[?.!]*\s*$", re.IGNORECASE)
+# "Multilingual, cross-lingual, low-resource, anything like that": examples, not a follow-up asking for similar papers
+_LIKE_THAT = re.compile(r",\s*(?:or\s+|and\s+)?(?:anything|something|stuff|things)\s+(?:like\s+(?:that|this)|similar|along\s+those\s+lines)"
+                        r"\s*[.!?]*\s*$", re.IGNORECASE)
+_LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>[\w-]+(?:\s+[\w-]+)?(?:,\s*(?:or\s+|and\s+)?[\w-]+(?:\s+[\w-]+)?){1,6})"
+                           r"\s*[.!]?\s*$")
 # A lead-in that a whole question after a dash restates: "ok and what about audio — are there papers on audio or
 # speech language models?" asks the question after the dash.
 _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?:(?:what|how)\s+about\s+[^—–?]{1,40}?|"
@@ -738,7 +752,8 @@ _PURPOSE = re.compile(r"^\s*(?:for|as\s+part\s+of)\s+(?:a|an|my|our|the)\s+(?:[\
                       r"group|grant|chapter|tutorial)\b(?:(?!\b(?:we|i|i'm|we're|you)\b)[^;?])*?(?:[,;:]|[.!](?=\s))\s*"
                       r"(?=(?:which|what|are|is|do|does|any|how|can|could|show|list|find|give|get|who)\b)", re.IGNORECASE)
 # "Separate question: anything on CLIP?", "New topic - papers on robots": what the message says of the question
-_NEW_QUESTION = re.compile(r"^\s*(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)\s*"
+_NEW_QUESTION = re.compile(r"^\s*(?:(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)|"
+                           r"switching\s+(?:gears|topics?)|changing\s+(?:the\s+)?(?:subject|topic)|on\s+another\s+note)\s*"
                            r"(?:[:;,.!-]|—|–)\s*", re.IGNORECASE)
 
 
@@ -756,6 +771,12 @@ def asked(question: str) -> str:
     question = _PURPOSE.sub("", question) or question
     question = _ASKER.sub("", question) or question
     question = _ALL_OF_THEM.sub("", question) or question
+    question = _WHICH_ARE_THEY.sub("", question) or question
+    question = _OTHER_THAN.sub(lambda m: f"non-{m.group('other')} {m.group('kind')}", question)
+    question = _LIKE_THAT.sub("", question) or question
+    listed = _LISTED_AFTER.match(question)  # "... other than English? Multilingual, cross-lingual, low-resource."
+    if listed:
+        question = f"{listed.group('asked')}, e.g. {listed.group('items')}?"
     if _WHICH_DO.search(question) and _WHICH_DO.sub("", question).strip():  # "X — which papers propose one?"
         question = "papers on " + _WHICH_DO.sub("", question).strip()
     question = _COLLECTING.sub("papers ", question) or question

@@ -11,7 +11,8 @@ Our own few lines rather than a spelling library (pyspellchecker, symspellpy): t
 dictionary of English words, while what matters here is the vocabulary of the papers in the store, and
 the index holds it only as stems, so each candidate spelling is stemmed before it is looked up.
 Words shorter than ``MIN_LENGTH`` letters are left alone: one edit turns too many short words into
-others ('model' and 'modal'). So are words with capitals or digits, which name things ('GSM8K').
+others ('model' and 'modal'). So are words with capitals or digits, which name things ('GSM8K'), and a
+held word with an ending the stemmer keeps ('largest' is 'large', not a slip of 'larges').
 """
 
 from __future__ import annotations
@@ -40,13 +41,26 @@ _AMERICAN = [(r"is(e[sd]?|ing|ation|ations|er|ers)$", r"iz\1"), (r"ys(e[sd]?|ing
              (r"tre(s)?$", r"ter\1")]
 
 
+# Endings the stemmer leaves on a word it does not know as one: "largest" is "large" and "-est", no slip of "larges"
+_ENDINGS = ("est", "er", "ers", "ly", "ness", "ing", "ed", "s")
+
+
+def _inflected(word: str, stem: Callable[[str], str], papers_holding: Callable[[str], int]) -> bool:
+    """Whether ``word`` is a word the papers hold with an ending ("largest", "cheapest", "fastest")."""
+    for ending in _ENDINGS:
+        base = word[:-len(ending)]
+        if word.endswith(ending) and len(base) >= 3 and any(papers_holding(stem(b)) > 0 for b in (base, base + "e")):
+            return True
+    return False
+
+
 def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[str], int]) -> str:
     """``query`` with each long lower-case word whose stem no paper holds written as the one spelling a slip
     away that the most papers hold (``papers_holding(stem)``); a word with no such spelling, or with two
     spellings held equally, stays as typed."""
     def fix(match: re.Match) -> str:
         word = match.group()
-        if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0:
+        if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0 or _inflected(word, stem, papers_holding):
             return word
         held: dict[str, tuple[int, str]] = {}  # stem -> (papers holding it, a spelling giving it)
         for spelling in _edits(word):

@@ -443,6 +443,8 @@ def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     ("papers on structured prediction", []),
     # what the question sets against them is no example
     ("papers improving the optimizer itself, e.g. learned update rules, rather than the model", ["learned update rules"]),
+    ("Which works apply ML to the natural sciences — physics, biology, PDE-type scientific computing?",
+     ["physics", "biology", "PDE-type scientific computing"]),  # listed after a dash
 ])
 def test_the_examples_a_question_gives(question, found):
     from assistant.plan import examples
@@ -476,6 +478,11 @@ def test_the_examples_a_question_gives(question, found):
     ("new methods for adapting a model at test time — which papers propose one?",
      "papers on new methods for adapting a model at test time"),
     ("hey, which papers involve video?", "which papers involve video?"),
+    ("I'm collecting everything here that builds on GRPO. Which papers are those?", "papers that builds on GRPO."),
+    ("Switching gears: is there any work on robots?", "is there any work on robots?"),
+    # examples listed after the question are examples of it; "anything like that" asks for no similar papers
+    ("Are there papers on languages other than English? Multilingual, cross-lingual, low-resource, anything like that.",
+     "Are there papers on non-English languages, e.g. Multilingual, cross-lingual, low-resource?"),
     # a label before the question that asks it again; a word of acknowledgement before a follow-up
     ("grpo variants / fixes - which papers propose a modified grpo?", "which papers propose a modified grpo?"),
     ("Lean: which papers use it?", "Lean: which papers use it?"),  # the label is what "it" is

@@ -6,7 +6,8 @@ import pytest
 
 from assistant.bm25_tokens import stemmer
 
-HELD = {"adapt": 3, "sequenc": 9, "benchmark": 12, "special": 2, "behavior": 4, "model": 40, "modal": 5, "golden": 1}
+HELD = {"adapt": 3, "sequenc": 9, "benchmark": 12, "special": 2, "behavior": 4, "model": 40, "modal": 5, "golden": 1,
+        "larg": 6, "cheap": 3}
 
 
 def _respelled(query: str) -> str:
@@ -26,6 +27,8 @@ def _respelled(query: str) -> str:
     ("modle", "modle"),  # too short to tell from other words
     ("GSM8K and Qwen", "GSM8K and Qwen"),  # names stay as typed
     ("quantization", "quantization"),  # a letter changed for another is no slip: 'quantitation' is another word
+    ("which is the largest?", "which is the largest?"),  # 'large' with an ending, not a slip of 'larges'
+    ("the cheapest one", "the cheapest one"),
 ])
 def test_a_misspelt_long_word_is_read_as_the_papers_write_it(typed, read):
     assert _respelled(typed) == read
