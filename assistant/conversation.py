@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .plan import is_list, the_papers
+from .plan import DASH, is_list, the_papers
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
@@ -60,7 +60,7 @@ _SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|
 _SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
 # Where the description of "the one that ..." ends and what is asked of it begins: "the one that clusters short
 # prefixes: what does it achieve?", "the one using Lean — how big is it?"
-_DESCRIBED = re.compile(r"\s*(?::|—|–|\s-\s|\?|;)\s*|,\s*(?=(?:what|how|which|does|do|is|are|can|tell)\b)", re.IGNORECASE)
+_DESCRIBED = re.compile(r"\s*(?::|" + DASH + r"|\?|;)\s*|,\s*(?=(?:what|how|which|does|do|is|are|can|tell)\b)", re.IGNORECASE)
 # "the Lean one: what does it contain?", "the physics one": the paper of the set on that
 _THE_X_ONE = re.compile(r"\bthe\s+(?!(?:first|second|third|fourth|fifth|last|other|next|same|only|right|best|worst|new|old|"
                         r"latest|earlier|later|previous)\b)(?P<about>[\w-]+(?:\s+[\w-]+)?)\s+one\b", re.IGNORECASE)

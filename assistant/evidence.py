@@ -77,7 +77,13 @@ def introducing(text: str, title: str) -> str | None:
     return next((s for s in sentences(text) if (named is None or named.search(s)) and _INTRODUCES.search(s)), None)
 
 
-_PUT_FORWARD_KINDS = {"benchmark/dataset", "system/tool", "survey/position", "method"}  # "method": of a form asked
+_PUT_FORWARD_KINDS = {"benchmark/dataset", "system/tool", "survey/position"}
+
+
+def _puts_forward(plan) -> bool:
+    """Whether every kind a plan asks for is a thing a paper puts forward: a benchmark, a tool, a survey, or a
+    method of a form asked ("a new architecture"); not a theory or a study, said in what it shows."""
+    return all(kind in _PUT_FORWARD_KINDS or (kind == "method" and bool(plan.method_form)) for kind in plan.contributions)
 
 
 def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
@@ -86,8 +92,7 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     DPH-RL?"); for a list of the whole store, or of a kind of contribution a paper puts forward (a benchmark, a tool,
     a new architecture) on no topic, where each paper puts its work forward."""
     evidence: dict[str, str] = {}
-    if plan.whole_store or (plan.kind == "contribution" and not plan.on_a_topic and _PUT_FORWARD_KINDS >= {
-            kind if kind != "method" or plan.method_form else "" for kind in plan.contributions}):
+    if plan.whole_store or (plan.kind == "contribution" and not plan.on_a_topic and _puts_forward(plan)):
         # "show me all papers", "which papers introduce a new benchmark?": where each paper puts its work forward (a
         # theory or a study is in sentences that say what it shows, which the question's words find)
         evidence = {h.id: sentence for h in hits if (sentence := introducing(h.text, h.title))}

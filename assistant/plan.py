@@ -727,12 +727,13 @@ _LIKE_THAT = re.compile(r",\s*(?:or\s+|and\s+)?(?:anything|something|stuff|thing
                         r"\s*[.!?]*\s*$", re.IGNORECASE)
 _LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>[\w-]+(?:\s+[\w-]+)?(?:,\s*(?:or\s+|and\s+)?[\w-]+(?:\s+[\w-]+)?){1,6})"
                            r"\s*[.!]?\s*$")
+DASH = r"(?:—|–|\s-\s)"  # a dash between clauses: an em or en dash, or a hyphen with spaces around it
 # A lead-in that a whole question after a dash restates: "ok and what about audio — are there papers on audio or
 # speech language models?" asks the question after the dash.
 _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?:(?:what|how)\s+about\s+[^—–?]{1,40}?|"
-                      r"(?:ok(?:ay)?|so|and|now|next|also))\s*(?:—|–|\s-\s|:)\s*(?P<asked>[^—–]+)$", re.IGNORECASE)
+                      r"(?:ok(?:ay)?|so|and|now|next|also))\s*(?:" + DASH + r"|:)\s*(?P<asked>[^—–]+)$", re.IGNORECASE)
 # A label before the question that asks it again: "grpo variants / fixes - which papers propose a modified grpo?"
-_LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:—|–|\s-\s|:)\s*(?P<asked>(?:which|what|who|are|is|any|do|does)\b[^—–:]+)$",
+_LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:" + DASH + r"|:)\s*(?P<asked>(?:which|what|who|are|is|any|do|does)\b[^—–:]+)$",
                     re.IGNORECASE)
 # A word of acknowledgement before a follow-up: "ok and for video?", "great, now which of them use RL?"
 _INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see|hey|hi|hello)"
@@ -742,7 +743,7 @@ _COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecti
                          r"all\s+(?:the\s+)?(?:papers|work))\s+(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)\s+|here\s+)?"
                          r"(?=that|which|on|about)", re.IGNORECASE)
 # The question said again after a topic: "new methods for adapting a model at test time — which papers propose one?"
-_WHICH_DO = re.compile(r"\s*(?:—|–|\s-\s)\s*(?:which|what)\s+(?:papers?|ones?|works?)\s+(?:propose|introduce|do|does|have|has|"
+_WHICH_DO = re.compile(r"\s*" + DASH + r"\s*(?:which|what)\s+(?:papers?|ones?|works?)\s+(?:propose|introduce|do|does|have|has|"
                        r"are\s+there|exist)\s*(?:one|it|this|that|so|them|any)?\s*[?.!]*\s*$", re.IGNORECASE)
 # What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
 # "For my thesis, which papers use Lean?". Its topic is the asker's, not the question's (a "survey" asks for none).
@@ -767,13 +768,9 @@ def asked(question: str) -> str:
     """The question a message asks, without what the asker first says of their own work; or that statement,
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
-    question = _NEW_QUESTION.sub("", question) or question
-    question = _PURPOSE.sub("", question) or question
-    question = _ASKER.sub("", question) or question
-    question = _ALL_OF_THEM.sub("", question) or question
-    question = _WHICH_ARE_THEY.sub("", question) or question
+    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT):
+        question = said_around.sub("", question) or question  # what the message says around its question
     question = _OTHER_THAN.sub(lambda m: f"non-{m.group('other')} {m.group('kind')}", question)
-    question = _LIKE_THAT.sub("", question) or question
     listed = _LISTED_AFTER.match(question)  # "... other than English? Multilingual, cross-lingual, low-resource."
     if listed:
         question = f"{listed.group('asked')}, e.g. {listed.group('items')}?"
@@ -782,21 +779,21 @@ def asked(question: str) -> str:
     question = _COLLECTING.sub("papers ", question) or question
     question = _INTERJECTION.sub("", question) or question
     lead_in = _LEAD_IN.match(question) or _LABEL.match(question)
-    if lead_in and is_list(lead_in.group("asked")) and _has_content(lead_in.group("asked")):
+    # "which papers use it?" says nothing of its own: the label is what "it" is
+    if lead_in and is_list(lead_in.group("asked")) and _has_content(lead_in.group("asked"), REFERENCES | _NOT_A_TOPIC):
         question = lead_in.group("asked").strip()
     found = _ABOUT_THE_ASKER.match(question)
     if not found:
         return question
-    if not [w for w in re.findall(r"[a-z]+", found.group("asked").lower())
-            if len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in _ANSWERING]:
+    if not _has_content(found.group("asked"), _ANSWERING, words=r"[a-z]+"):
         return question[:found.start("asked")].strip(" ;.!:")
     return found.group("asked").strip()
 
 
-def _has_content(question: str) -> bool:
-    """Whether a question says what it is about, beyond asking words and references ("which papers use it?" does not)."""
-    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in REFERENCES
-               and w not in _NOT_A_TOPIC for w in re.findall(r"[a-z][\w-]*", question.lower()))
+def _has_content(question: str, ignoring: frozenset | set = frozenset(), words: str = r"[a-z][\w-]*") -> bool:
+    """Whether a question says what it is about, beyond function and asking words and ``ignoring``."""
+    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in ignoring
+               for w in re.findall(words, question.lower()))
 
 
 def is_list(question: str) -> bool:

@@ -104,7 +104,7 @@ _FORM_NOUNS = {ARCHITECTURE: {"architecture", "layer", "attention"},  # method n
                METRIC: {"metric", "measure", "score", "criterion"}}
 _VARIANT_NOUNS = {"version", "variant", "extension", "generalization", "generalisation"}
 _OF_AN_ARCHITECTURE = re.compile(r"\s*of\s+(?:(?:the|a|an|its|our)\s+)?(?:[\w-]+\s+){0,4}?(?:" +
-                                 r"architectures?|layers?|attention|transformers?|backbones?)\b", re.I)
+                                 "|".join(sorted(_FORM_NOUNS[ARCHITECTURE] | {"transformer", "backbone"})) + r")s?\b", re.I)
 _NOT_DATA = re.compile(r"\bdataset\s+(?:distillation|condensation|pruning|selection|bias|shift)\b", re.I)
 _STUDY_NOUN = re.compile(r"\b(?:study|studies|investigation|analysis|analyses|evaluation|examination|comparison|audit)\b", re.I)
 _STUDY_QUALIFIER = re.compile(r"\b(?:systematic|comprehensive|empirical|large-scale|extensive|in-depth|thorough|"
