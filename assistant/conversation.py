@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .plan import DASH, is_list, the_papers
+from .query_words import topic_runs
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
@@ -127,6 +128,14 @@ def leans_on_an_answer(question: str) -> bool:
                 or _REFERS.search(question) or _LEANING_ORDINAL.search(question)
                 or re.match(r"^\s*(?:and\s+)?how\s+(?:do|did|does)\s+(?:they|these|those|the\s+two|both)\s+"
                             r"(?:differ|compare)", question, re.IGNORECASE))
+
+
+def points_inside(question: str) -> bool:
+    """Whether what ``question``'s "them" or "those" points at is named before it in the question itself, two
+    words of a topic at least: "sampling several reasoning paths and then picking among them", "lean papers, and
+    every one of them". Asked first, such a question leans on no answer ("which of them use RL?" does)."""
+    found = _REFERS.search(question)
+    return bool(found) and sum(len(run) for run in topic_runs(question[:found.start()])) >= 2
 
 
 # "of them", "these papers", "do they": words that point at an earlier answer's papers (not "their", which a

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
-from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store
+from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
 from .plan import Plan, asked, is_compare, make_plan, unanchored
 from .results import PaperHit
@@ -151,7 +151,8 @@ class Assistant:
             resolved = None
         if resolved is not None and named and resolved.restrict_to is None and not (resolved.switch_to or resolved.like):
             resolved = None  # "tell me more about LASER-D" names what it asks about: not read with the last question
-        if not named and leans_on_an_answer(question) and (conversation is None or not conversation.answered):
+        if not named and leans_on_an_answer(question) and (conversation is None or not conversation.answered) \
+                and not points_inside(question):
             plan = unanchored(question, where)  # "how do they differ?" first: there is no "they"
         elif resolved is not None and resolved.switch_to:
             query = resolved.switch_to

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .query_words import ASKING_WORDS, FUNCTION_WORDS
+from .query_words import ASKING_WORDS, FUNCTION_WORDS, REQUEST_WORDS
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import focus
 
@@ -723,10 +723,14 @@ _OTHER_THAN = re.compile(r"\b(?P<kind>languages|modalities|domains|tasks|inputs)
 _WHICH_ARE_THEY = re.compile(r"(?<=[?.!])\s*(?:so\s+)?(?:which|what)\s+(?:papers|ones|works)\s+(?:are\s+(?:those|these|they|there))"
                              r"\s*[?.!]*\s*$", re.IGNORECASE)
 # "Multilingual, cross-lingual, low-resource, anything like that": examples, not a follow-up asking for similar papers
-_LIKE_THAT = re.compile(r",\s*(?:or\s+|and\s+)?(?:anything|something|stuff|things)\s+(?:like\s+(?:that|this)|similar|along\s+those\s+lines)"
+# ", that sort of thing", ", whatever", "etc.": the examples before it are all the question gives
+_LIKE_THAT = re.compile(r"(?:,\s*(?:or\s+|and\s+)?(?:anything|something|stuff|things)\s+(?:like\s+(?:that|this)|similar|along\s+those\s+lines)"
+                        r"|(?:,\s*|\s+)(?:or\s+|and\s+)?(?:that|this)\s+(?:sort|kind|type)\s+of\s+(?:thing|stuff)"
+                        r"|(?:,\s*(?:or\s+)?|\s+or\s+)whatever|(?:,\s*|\s+)(?:etc\.?|and\s+so\s+on|and\s+the\s+like|or\s+similar))"
                         r"\s*[.!?]*\s*$", re.IGNORECASE)
-_LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>[\w-]+(?:\s+[\w-]+)?(?:,\s*(?:or\s+|and\s+)?[\w-]+(?:\s+[\w-]+)?){1,6})"
-                           r"\s*[.!]?\s*$")
+_LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>(?!(?:which|what|who|how|why|when|where|is|are|do|does|can|could|if|and|"
+                           r"but|only|not|no)\b)[\w-]+(?:\s+[\w-]+){0,3}(?:,\s*(?:or\s+|and\s+)?[\w-]+(?:\s+[\w-]+){0,3}){1,6})"
+                           r"\s*[.!]?\s*$", re.IGNORECASE)
 DASH = r"(?:—|–|\s-\s)"  # a dash between clauses: an em or en dash, or a hyphen with spaces around it
 # A lead-in that a whole question after a dash restates: "ok and what about audio — are there papers on audio or
 # speech language models?" asks the question after the dash.
@@ -759,6 +763,27 @@ _NEW_QUESTION = re.compile(r"^\s*(?:(?:(?:a|one|another|separate|new|different|u
 
 
 _ANSWERING = frozenset("qualify qualifies fit fits count counts match matches exist exists apply applies ones".split())
+# What a remark after the question may say and still ask nothing of its own: "? I'd like to see everything in that
+# space.", "— need every one of them for my related work section", "? want the full list"
+_REMARKING = frozenset("""
+every each all one ones full whole complete list them those these they like space area field topic topics related section
+survey review thesis chapter report project talk lecture course proposal grant blog post reading overview
+""".split())
+_AFTER_THE_QUESTION = re.compile(r"(?:(?<=[?.!])\s+|\s*" + DASH + r"\s*)(?P<remark>(?!(?:which|what|who|how|is|are|do|does|can|could|"
+                                 r"any)\b)[^?.!—–]+?)[?.!]*\s*$", re.IGNORECASE)  # not a question of its own ("What's there?")
+_FOR_ALL = re.compile(r"\b(?:every|each|all|everything|full|whole|complete)\b", re.IGNORECASE)
+
+
+def _without_remarks(question: str) -> str:
+    """``question`` without the remarks after it that ask nothing of their own (``_REMARKING``), still a question if
+    the remark asked it ("cut reasoning cost - papers?") or asked for them all ("lean papers — need every one of
+    them" is "lean papers?")."""
+    while (found := _AFTER_THE_QUESTION.search(question)) and not _has_content(found.group("remark"), _REMARKING) \
+            and _has_content(question[:found.start()]):
+        head = question[:found.start()].rstrip(" ,;:")
+        asks = question.rstrip().endswith("?") or _FOR_ALL.search(found.group("remark"))
+        question = head + "?" if asks and not head.endswith("?") else head
+    return question
 # Who the asker is, before what they ask: "As a theory person I want the papers whose ..."
 _ASKER = re.compile(r"^\s*as\s+an?\s+(?:[\w-]+\s+){0,2}?(?:person|researcher|engineer|student|scientist|practitioner|reviewer|"
                     r"theorist|developer)\b,?\s*", re.IGNORECASE)
@@ -770,6 +795,7 @@ def asked(question: str) -> str:
     What's there?")."""
     for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT):
         question = said_around.sub("", question) or question  # what the message says around its question
+    question = _without_remarks(question)
     question = _OTHER_THAN.sub(lambda m: f"non-{m.group('other')} {m.group('kind')}", question)
     listed = _LISTED_AFTER.match(question)  # "... other than English? Multilingual, cross-lingual, low-resource."
     if listed:
@@ -792,7 +818,8 @@ def asked(question: str) -> str:
 
 def _has_content(question: str, ignoring: frozenset | set = frozenset(), words: str = r"[a-z][\w-]*") -> bool:
     """Whether a question says what it is about, beyond function and asking words and ``ignoring``."""
-    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in ignoring
+    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in REQUEST_WORDS
+               and w not in ignoring
                for w in re.findall(words, question.lower()))
 
 
@@ -930,7 +957,18 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
     if asks_about_one(question):
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
+    if not named and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question):
+        # "what could I use to adapt a model at test time?": every paper that answers, not the few best
+        return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)
+
+
+# A question asking what there is, which any number of papers answer: not "does RL transfer ...?", a yes or no
+_ASKS_WHICH = re.compile(r"^\s*(?:which|what|any|anything|show|list|find|give|get|(?:is|are)\s+there)\b", re.IGNORECASE)
+# ... unless it asks for one: "which paper ...", "what is the method that ...", "is there a model that ..."
+_ONE_ASKED = re.compile(r"^\s*(?:(?:which|what)(?:'s|\s+is|\s+was)?|(?:is|are)\s+there)\s+(?:the\s+|a\s+|an\s+|one\s+)?(?:[\w-]+\s+)?"
+                        r"(?:paper|work|study|article|method|approach|model|framework|system|technique|abstract)\b(?!s)",
+                        re.IGNORECASE)
 
 
 # One paper described, not a kind of papers: "tell me about the paper that proposes a group matching score"

@@ -35,11 +35,19 @@ involve involves involving handle handles handling
 build builds building develop develops developing
 """.split())
 
+# What a message says to ask for papers, or to wave at a kind of thing, rather than to name one: "I'd like to see
+# everything in that space", "test-time adaptation, that sort of thing", "rlhf, reward learning, whatever". No
+# paper of a small store holds most of them, so left in, they counted as a topic the store lacks.
+REQUEST_WORDS = frozenset("""
+please thanks thank want wants wanted need needs needed see know wondering
+everything whatever thing things stuff sort sorts kind kinds etc
+""".split())
+
 _WORD_OR_MARK = re.compile(r"[\w][\w\-']*|[^\w\s]")
-_LEFT_OUT = FUNCTION_WORDS | ASKING_WORDS
+_LEFT_OUT = FUNCTION_WORDS | ASKING_WORDS | REQUEST_WORDS
 
 
-def _runs(query: str) -> list[list[str]]:
+def topic_runs(query: str) -> list[list[str]]:
     """The runs of topic words of ``query``, split where a function or asking word or a punctuation mark stood:
     'which papers study world models?' -> [['world', 'models']]."""
     runs: list[list[str]] = [[]]
@@ -56,7 +64,7 @@ def _runs(query: str) -> list[list[str]]:
 def topic_words(query: str) -> str:
     """``query`` less its function and asking words: 'Which papers report results on AIME?' -> 'AIME'. The
     query itself when nothing would be left ("what is it?")."""
-    kept = [word for run in _runs(query) for word in run]
+    kept = [word for run in topic_runs(query) for word in run]
     return " ".join(kept) if kept else query
 
 
@@ -70,7 +78,7 @@ def compound_head(query: str) -> str | None:
     words: 'any work on test-time adaptation?' -> 'adaptation', 'papers about LLM-based agents' -> 'agents'. A
     paper on test-time scaling holds "test-time", the rare part, and not what the question asks about. None for a
     general head ("training-free methods", "vision-language models") or any other topic."""
-    runs = _runs(query)
+    runs = topic_runs(query)
     if len(runs) != 1 or not 2 <= len(runs[0]) <= 3:
         return None
     *modifiers, head = runs[0]

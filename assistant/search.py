@@ -59,6 +59,8 @@ _FRAME = re.compile(
     r" (?:in|on|for|of)"  # "what are recent advances in multimodal reasoning?"
     r"|(?:has|have|did) (?:anyone|anybody|any(?:one)? (?:paper|work|study)) (?:worked|work|looked|look|studied|study|"
     r"written|write|done|do)(?: (?:on|at|about))?"  # "has anyone worked on theorem proving?"
+    r"|what (?:could|can|should|might|would) (?:i|we|one) use (?:to|for)"  # "what could I use to adapt a model?"
+    r"|what(?:'s| is) (?:out )?there (?:on|about|for|in|regarding)"  # "what's out there for long video?"
     r"|what(?:'s| is| are| about)"
     rf"|(?:which|what) {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"
     rf"|(?:show|find|list|give|get) (?:me )?(?:all |the |some |any |every )?{_KINDS_OF_WORK}"

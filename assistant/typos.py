@@ -1,4 +1,5 @@
-"""Misspelt words of a query, read as the word the papers hold: 'test-time adaptaton' searches 'adaptation'.
+"""Misspelt words of a query, read as the word the papers hold: 'test-time adaptaton' searches 'adaptation'; chat
+shorthand written out first ('ppl', 'w/o', 'diff topic').
 
 A word no paper holds counts against a question twice: BM25 finds nothing for it, and a question much
 of whose weight is in unknown words is taken for one on something the store lacks (``search.unheard_of``)
@@ -54,10 +55,28 @@ def _inflected(word: str, stem: Callable[[str], str], papers_holding: Callable[[
     return False
 
 
+# Chat shorthand, written out: "how do ppl guarantee ...", "diff topic:", "methods w/o labels"
+_SHORTHAND = {"ppl": "people", "pls": "please", "plz": "please", "thx": "thanks", "abt": "about", "smth": "something",
+              "sth": "something", "esp": "especially", "u": "you", "ur": "your", "w/": "with", "w/o": "without",
+              "diff": "different"}
+_SHORT = re.compile(r"(?<![\w/-])(?:w/o|w/|[a-z]+)(?![\w/-])")
+
+
+def written_out(query: str) -> str:
+    """``query`` with its chat shorthand written out (``_SHORTHAND``); 'diff between' is 'difference between'."""
+    def full(match: re.Match) -> str:
+        word = match.group()
+        if word == "diff" and re.match(r"\s+(?:between|of)\b", query[match.end():]):
+            return "difference"
+        return _SHORTHAND.get(word, word)
+
+    return _SHORT.sub(full, query)
+
+
 def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[str], int]) -> str:
-    """``query`` with each long lower-case word whose stem no paper holds written as the one spelling a slip
-    away that the most papers hold (``papers_holding(stem)``); a word with no such spelling, or with two
-    spellings held equally, stays as typed."""
+    """``query`` with its chat shorthand written out, and each long lower-case word whose stem no paper holds
+    written as the one spelling a slip away that the most papers hold (``papers_holding(stem)``); a word with no
+    such spelling, or with two spellings held equally, stays as typed."""
     def fix(match: re.Match) -> str:
         word = match.group()
         if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0 or _inflected(word, stem, papers_holding):
@@ -74,4 +93,4 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
             return word
         return ranked[0][1]
 
-    return _WORD.sub(fix, query)
+    return _WORD.sub(fix, written_out(query))

@@ -39,6 +39,12 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("PoLR vs CRISP", "compare"),
     ("How is ZeroSiam different from TTM?", "compare"),
     ("does RL transfer reasoning better than supervised fine-tuning?", "topic"),  # no paper named
+    # what there is, asked in words no rule knows: every paper that answers, unless it asks for one
+    ("What could I use to make a model more robust to distribution shift?", "list"),
+    ("what's out there for long video?", "list"),
+    ("Are there evaluations built around professional tasks?", "list"),
+    ("Which method makes self-consistency cheaper by expanding only promising prefixes?", "topic"),
+    ("Is there a model that revisits audio segments while it reasons?", "topic"),
     ("Is there a paper on federated learning?", "list"),
     ("papers evaluated on AIME", "list"),
     ("Papers proposing new optimizers", "list"),
@@ -483,6 +489,15 @@ def test_the_examples_a_question_gives(question, found):
     # examples listed after the question are examples of it; "anything like that" asks for no similar papers
     ("Are there papers on languages other than English? Multilingual, cross-lingual, low-resource, anything like that.",
      "Are there papers on non-English languages, e.g. Multilingual, cross-lingual, low-resource?"),
+    # a remark after the question that asks nothing of its own; "that sort of thing" after examples
+    ("Is there work on robots? I'd like to see everything in that space.", "Is there work on robots?"),
+    ("formal verification papers — need every one of them for my survey", "formal verification papers?"),
+    ("cut the cost of video understanding - papers?", "cut the cost of video understanding?"),
+    ("papers on model merging? not the prompting stuff", "papers on model merging? not the prompting stuff"),
+    ("Are there papers on adapting models at test time? Test-time training, self-training, that sort of thing.",
+     "Are there papers on adapting models at test time, e.g. Test-time training, self-training?"),
+    ("any work on model compression? pruning, distillation, low-rank, whatever", "any work on model compression, e.g. "
+     "pruning, distillation, low-rank?"),
     # a label before the question that asks it again; a word of acknowledgement before a follow-up
     ("grpo variants / fixes - which papers propose a modified grpo?", "which papers propose a modified grpo?"),
     ("Lean: which papers use it?", "Lean: which papers use it?"),  # the label is what "it" is
@@ -733,3 +748,20 @@ def test_a_word_said_as_a_venue_is_told_from_other_unknown_words():
     assert venue_like("papers accepted at ACL 2025 on parsing", ["ACL"]) == ["ACL"]
     assert venue_like("Which papers use Qwen3?", ["Qwen3"]) == []  # a model's name
     assert venue_like("papers on protein folding", ["protein"]) == []
+
+
+def test_words_that_ask_or_wave_at_a_kind_of_thing_are_no_topic():
+    """No paper of a small store holds "everything" or "stuff": left in a topic, they read as one the store lacks."""
+    from assistant.query_words import topic_words
+
+    assert topic_words("robots? want to see everything in that space") == "robots space"
+    assert topic_words("sequence model stuff, ssms, that kind of thing") == "sequence model ssms"
+
+
+def test_a_question_pointing_at_what_it_names_itself_leans_on_no_answer():
+    """"picking among them" points at the reasoning paths the question names; "which of them" at nothing before."""
+    from assistant.conversation import leans_on_an_answer, points_inside
+
+    question = "anything for sampling many reasoning paths and then picking among them?"
+    assert leans_on_an_answer(question) and points_inside(question)
+    assert not points_inside("which of them use RL?") and not points_inside("how do they differ?")

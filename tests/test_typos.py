@@ -34,6 +34,28 @@ def test_a_misspelt_long_word_is_read_as_the_papers_write_it(typed, read):
     assert _respelled(typed) == read
 
 
+@pytest.mark.parametrize("typed, read", [
+    ("how do ppl train agents w/o labels", "how do people train agents without labels"),
+    ("diff topic: robots pls", "different topic: robots please"),
+    ("what's the diff between them", "what's the difference between them"),
+    ("u-net and w/ow", "u-net and w/ow"),  # inside a word, shorthand is no shorthand
+])
+def test_chat_shorthand_is_written_out(typed, read):
+    from assistant.typos import written_out
+
+    assert written_out(typed) == read
+
+
+def test_a_question_asked_first_that_points_at_its_own_papers_is_searched(corpus):
+    """"picking among them" points at the paths the question names, not at an earlier answer; a remark asking for
+    them all and chat shorthand leave the question as it would be typed in full."""
+    first = corpus.ask("what's out there for sampling several reasoning paths and then merging or picking among them?",
+                       llm="none")
+    assert not first.plan.unanchored and first.plan.kind == "list" and first.citations
+    typed = corpus.ask("lean / formal theorem proving papers — need every one of them pls", llm="none")
+    assert {c.title.split(":")[0] for c in typed.citations} == {"ProofOptimizer", "Lean4PHYS"}
+
+
 def test_a_misspelt_question_finds_what_the_word_would(corpus):
     """'adaptaton' is in no abstract: as typed, the question looked like one on something the store lacks."""
     typed = {c.title.split(":")[0] for c in corpus.ask("which papers do test-time adaptaton?", llm="none").citations}
