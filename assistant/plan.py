@@ -770,7 +770,12 @@ every each all one ones full whole complete list them those these they like spac
 survey review thesis chapter report project talk lecture course proposal grant blog post reading overview
 """.split())
 _AFTER_THE_QUESTION = re.compile(r"(?:(?<=[?.!])\s+|\s*" + DASH + r"\s*)(?P<remark>(?!(?:which|what|who|how|is|are|do|does|can|could|"
-                                 r"any)\b)[^?.!—–]+?)[?.!]*\s*$", re.IGNORECASE)  # not a question of its own ("What's there?")
+                                 r"any|not|no|but|only|except)\b)[^?.!—–]+?)[?.!]*\s*$", re.IGNORECASE)  # not a question of its own ("What's there?")
+# What the question sets aside, said after it: "? not the mllm stuff", ". Not the RL ones."
+# ("not sure" is no set): the papers said as "the X", "any X" or "X stuff / ones / papers"
+_NOT_AFTER = re.compile(r"(?<=[?.!])\s+(?:but\s+)?not\s+(?:(?:the|any)\s+(?P<topic>[\w/-]+(?:\s+[\w/-]+){0,3}?)"
+                        r"(?:\s+(?:stuff|ones|papers|work|things))?|(?P<kind>[\w/-]+(?:\s+[\w/-]+){0,2}?)\s+(?:stuff|ones|papers|things))"
+                        r"\s*[.!?]*\s*$", re.IGNORECASE)
 _FOR_ALL = re.compile(r"\b(?:every|each|all|everything|full|whole|complete)\b", re.IGNORECASE)
 
 
@@ -795,6 +800,10 @@ def asked(question: str) -> str:
     What's there?")."""
     for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT):
         question = said_around.sub("", question) or question  # what the message says around its question
+    set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
+    if set_aside and _has_content(question[:set_aside.start()]):
+        topic = set_aside.group("topic") or set_aside.group("kind")
+        question = f"{question[:set_aside.start()].rstrip(' ?.!,')}, but not {topic}?"
     question = _without_remarks(question)
     question = _OTHER_THAN.sub(lambda m: f"non-{m.group('other')} {m.group('kind')}", question)
     listed = _LISTED_AFTER.match(question)  # "... other than English? Multilingual, cross-lingual, low-resource."

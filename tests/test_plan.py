@@ -280,6 +280,8 @@ def test_short_follow_ups_switch_topics_or_pick_from_the_two():
     conversation = Conversation()
     conversation.add(Turn("papers on Lean", "Lean", "...", ["a", "b"], ["A: x", "B: y"], "list"))
     assert conversation.resolve("and chemistry?").switch_to == "chemistry"
+    assert conversation.resolve("Anything along those lines for physics?").switch_to == "physics"
+    assert conversation.resolve("something similar for video?").switch_to == "video"
     assert conversation.resolve("and which of those uses RL?").switch_to is None
     two = conversation.resolve("which of the two uses RL?")
     assert two.restrict_to == ["a", "b"] and two.query == "RL"
@@ -493,7 +495,11 @@ def test_the_examples_a_question_gives(question, found):
     ("Is there work on robots? I'd like to see everything in that space.", "Is there work on robots?"),
     ("formal verification papers — need every one of them for my survey", "formal verification papers?"),
     ("cut the cost of video understanding - papers?", "cut the cost of video understanding?"),
-    ("papers on model merging? not the prompting stuff", "papers on model merging? not the prompting stuff"),
+    # what the question sets aside, said after it, is a set of papers the list leaves out; "not sure" is none
+    ("papers on model merging? not the prompting stuff", "papers on model merging, but not prompting?"),
+    ("Which papers use Lean? Not the physics ones.", "Which papers use Lean, but not physics?"),
+    ("papers on video? not RL papers", "papers on video, but not RL?"),
+    ("Which papers use Lean? not sure", "Which papers use Lean? not sure"),
     ("Are there papers on adapting models at test time? Test-time training, self-training, that sort of thing.",
      "Are there papers on adapting models at test time, e.g. Test-time training, self-training?"),
     ("any work on model compression? pruning, distillation, low-rank, whatever", "any work on model compression, e.g. "
