@@ -50,8 +50,8 @@ GROUP_REFERENCE = re.compile(r"\b(?:them|those|these|they|their|ones|either|both
 _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?|so)[,]?\s+(?:what|how)\s+about\s+"
                      r"|(?:(?:and|now|ok(?:ay)?|so)[,]?\s+)?(?:the\s+)?same\s+(?:question\s+|thing\s+)?(?:but\s+)?(?:for|on|about|in|with)\s+"
                      r"|(?:(?:and|so)[,]?\s+)?(?:any|anything|something|some|ones?)\s+(?:(?:similar|like\s+(?:that|this|those)|"
-                     r"along\s+(?:those|these|the\s+same)\s+lines)\s+)?(?:on|about|for|in)\s+"  # "any on physics?", "anything
-                     # along those lines for physics?"
+                     # "any on physics?", "anything along those lines for physics?"
+                     r"along\s+(?:those|these|the\s+same)\s+lines)\s+)?(?:on|about|for|in)\s+"
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .query_words import ASKING_WORDS, FUNCTION_WORDS, REQUEST_WORDS
+from .query_words import ASKING_WORDS, FUNCTION_WORDS, NOT_TOPIC_WORDS
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import focus
 
@@ -827,9 +827,7 @@ def asked(question: str) -> str:
 
 def _has_content(question: str, ignoring: frozenset | set = frozenset(), words: str = r"[a-z][\w-]*") -> bool:
     """Whether a question says what it is about, beyond function and asking words and ``ignoring``."""
-    return any(len(w) > 2 and w not in FUNCTION_WORDS and w not in ASKING_WORDS and w not in REQUEST_WORDS
-               and w not in ignoring
-               for w in re.findall(words, question.lower()))
+    return any(len(w) > 2 and w not in NOT_TOPIC_WORDS and w not in ignoring for w in re.findall(words, question.lower()))
 
 
 def is_list(question: str) -> bool:
@@ -961,14 +959,14 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                             not_on.group("topic"), re.IGNORECASE):
         about = focus(not_on.group("topic"))
         return Plan(kind="list", form=FORMS["list"], exclude=True, **{**base, "query": about, "topics": [about]})
-    if is_list(question) or (not named and (_BARE_QUESTION.match(question) or examples(question))):
-        # a topic given with examples of it ("LLMs in expert domains such as law or the life sciences") asks for all
+    about_one = asks_about_one(question)
+    # a topic given with examples of it ("LLMs in expert domains such as law or the life sciences") asks for all, as
+    # does "what could I use to adapt a model at test time?": every paper that answers, not the few best
+    if is_list(question) or (not named and (_BARE_QUESTION.match(question) or examples(question) or (
+            not about_one and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question)))):
         return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
-    if asks_about_one(question):
+    if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
-    if not named and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question):
-        # "what could I use to adapt a model at test time?": every paper that answers, not the few best
-        return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)
 
 

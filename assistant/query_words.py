@@ -44,7 +44,7 @@ everything whatever thing things stuff sort sorts kind kinds etc
 """.split())
 
 _WORD_OR_MARK = re.compile(r"[\w][\w\-']*|[^\w\s]")
-_LEFT_OUT = FUNCTION_WORDS | ASKING_WORDS | REQUEST_WORDS
+NOT_TOPIC_WORDS = FUNCTION_WORDS | ASKING_WORDS | REQUEST_WORDS
 
 
 def topic_runs(query: str) -> list[list[str]]:
@@ -53,7 +53,7 @@ def topic_runs(query: str) -> list[list[str]]:
     runs: list[list[str]] = [[]]
     for word in _WORD_OR_MARK.findall(query):
         if word[0].isalnum() or word[0] == "_":
-            if word.lower().strip("'") not in _LEFT_OUT:
+            if word.lower().strip("'") not in NOT_TOPIC_WORDS:
                 runs[-1].append(word)
                 continue
         if runs[-1]:
