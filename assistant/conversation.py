@@ -112,7 +112,7 @@ _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+
 
 
 # "Which of these papers build a world model?" asked first: "these papers" are the store's, as the asker sees them
-_THESE_PAPERS = re.compile(r"\b(?:(?:of|among|from)\s+)?(?:these|those)\s+(?=(?:papers|works|abstracts|articles)\b)", re.IGNORECASE)
+_THESE_PAPERS = re.compile(r"\b(?:(?:of|among|from)\s+)?(?:these|those)\s+(?=(?:papers|works|abstracts|articles|studies|submissions|publications)\b)", re.IGNORECASE)
 
 
 def of_the_store(question: str) -> str:

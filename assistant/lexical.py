@@ -35,7 +35,7 @@ from .locks import locked
 from .memory import release_free_memory
 from .query_words import topic_words
 from .spelling import NameSpeller
-from .typos import respelled
+from .typos import EnglishWords, respelled
 from .store import Store
 
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
@@ -87,6 +87,7 @@ class LexicalIndex:
         self._norm = np.zeros(0, dtype=np.float32)
         self._df = np.zeros(0, dtype=np.int64)
         self._speller = NameSpeller([])
+        self._english = EnglishWords()  # words a query may hold that are no slips ('enumerate')
         self._titles: dict[str, str] = {}
 
     # -- tokens --------------------------------------------------------------------
@@ -257,7 +258,7 @@ class LexicalIndex:
         """The query with misspelt long words written as the papers write them ('adaptaton' -> 'adaptation',
         ``typos``)."""
         self.ensure_current()
-        return respelled(query, self._stem.stemWord, self._papers_holding)
+        return respelled(query, self._stem.stemWord, self._papers_holding, self._english)
 
     def _papers_holding(self, term: str) -> int:
         column = self._vocab.get(term)

@@ -81,11 +81,12 @@ CONTRIBUTION_WORDS = {
               r"|prov(?:e|es|ed|ing)\s+(?:that|theorems?|convergence|(?:\w+\s+)?bounds?)"
               r"|(?:convergence|optimality|correctness)\s+proofs?"
               r"|(?:generali[sz]ation|regret|sample[\s-]complexity|error|convergence)\s+(?:bounds?|rates?)"
-              r"|deriv(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:bounds?|guarantees?|theorems?)",
+              r"|deriv(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:bounds?|guarantees?|theorems?)"
+              r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis\s+papers?"
-                                r"|(?<!theoretical\s)(?<!formal\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
+                                r"|(?<!theoretical\s)(?<!formal\s)(?<!rigorous\s)(?<!mathematical\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical"  # "purely empirical"
                                 r"|(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)"
                                 r"\s+why\b",  # "which papers analyze why RL fine-tuning works?"
@@ -93,7 +94,8 @@ CONTRIBUTION_WORDS = {
                        r"|review\s+(?:articles?|papers?)|(?:opinion|perspective)\s+(?:papers?|pieces?)|argue\s+(?:a|for\s+a)\s+position",
     "system/tool": r"toolkits?|(?:code\s+)?(?:librar(?:y|ies)|repositor(?:y|ies))|software|open-source\s+tools?|systems?\s+papers?"
                    r"|systems?\s+(?:or|and)\s+tools?|tools?\s+(?:or|and)\s+systems?"
-                   r"|(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",  # "a system or tool"
+                   # "a system or tool"; not what a paper uses something as ("AI as a tool for science")
+                   r"|(?<!\bas\s)(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",
 }
 _CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
 _DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words in DATA_USE_WORDS.items()}
@@ -113,7 +115,7 @@ _KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|p
 _BACKED_BY = re.compile(r"\b(?:back(?:s|ed)?|support(?:s|ed)?|justif\w*|ground(?:s|ed)?|with)\s+(?:\w+\s+){0,3}?"
                         r"(?:theor(?:y|ies|etical(?:ly)?)|proofs?|guarantees?)\b", re.IGNORECASE)
 # What follows these is what the question does *not* want ("empirical studies rather than new benchmarks").
-_EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than|"
+_EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|"
                         r"even if|even though|although|though|regardless of)\b.*$",  # a concession is not asked for either
                         re.IGNORECASE | re.DOTALL)
 
@@ -121,7 +123,7 @@ _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|
 # game-playing agents" searches for "agents that, e.g. game-playing agents". What a question sets aside is
 # no topic to search for: its words would pull in the very papers it excludes. "Methods that do not need
 # labels" stays whole: there the negation is the property asked for.
-_CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|"
+_CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|(?:please\s+)?exclude|"
                        r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!]*", re.IGNORECASE)
 
 
@@ -187,7 +189,7 @@ _LIST = re.compile(
     r"|^\s*(?:(?:can|could)\s+you\s+)?(?:tell|show)\s+me\s+(?:which|what)\s+(?:papers|works|studies|abstracts)\b"
     r"|\b(?:papers|works|work|studies|research|articles|abstracts|submissions)\s+(?:on|about|that|which|using|with|in|for|"
     r"where|related\s+to|regarding|concerning)\b"
-    r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research|abstracts?)\b"
+    r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research|abstracts?|submissions?)\b"
     r"|^\s*(?:any\s+)?(?:work|research)\s+(?:on|about)\b"  # "work on cryptography"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+|a\s+|an\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
     r"|^\s*(?:papers|works|studies|articles)\s+\w+ed\s+(?:on|with|by|for|in|from|to)\b"
@@ -211,7 +213,7 @@ _LIST = re.compile(
     r"(?:on|about|in|for|with|to)\b"  # "what has been done on curriculum learning?"
     r"|^\s*what\s+(?:do|does)\s+(?:we|you|the\s+(?:store|collection|corpus))\s+have\s+(?:on|about|for|in)\b"
     r"|\w\s+(?:papers|works|studies|research|articles)\s*[?.!]*\s*$"
-    r"|\b(?:list|show|find|give|name)\s+(?:me\s+)?(?:all|every|the|some|any)?\s*(?:papers?|works?|research|studies|abstracts?|"
+    r"|\b(?:list|show|find|give|name|enumerate|identify)\s+(?:me\s+)?(?:all|every|the|some|any)?\s*(?:papers?|works?|research|studies|abstracts?|"
     r"articles|submissions)\b"
     r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies|methods|approaches|techniques)\b"
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:interested|curious)\s+(?:in|about)\b"
@@ -462,8 +464,12 @@ def contributions_asked(question: str) -> list[str]:
     return kinds
 
 
+# "whether the treatment is theoretical or empirical", "be it a method or a benchmark": any kind will do
+_ANY_OF_KINDS = re.compile(r",?\s*\b(?:whether|be\s+it|either)\b[^,;.?!]*?\bor\b[^,;.?!]*", re.IGNORECASE)
+
+
 def _kinds_in(question: str) -> list[str]:
-    wanted = _USED.sub(" ", _EXCLUSION.sub("", question))
+    wanted = _USED.sub(" ", _EXCLUSION.sub("", _ANY_OF_KINDS.sub("", question)))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     form = _form_in(wanted)  # a method of a form: "propose a new attention mechanism", "introduce a new metric"
@@ -655,7 +661,7 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
 _ASIDE = re.compile(r"\([^()]*\)")  # what a question on a kind says in parentheses gives examples of the kind
 # What a question on a kind sets aside, up to the end of its clause: the clause after it may be the topic ("analysis
 # papers, not method papers, that test whether models generalize").
-_EXCLUDED_CLAUSE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|other than|even if|"
+_EXCLUDED_CLAUSE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|even if|"
                               r"even though|although|though|regardless of)\b[^,;.?!]*", re.IGNORECASE)
 
 
@@ -750,12 +756,18 @@ _COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecti
 _WHICH_DO = re.compile(r"\s*" + DASH + r"\s*(?:which|what)\s+(?:papers?|ones?|works?)\s+(?:propose|introduce|do|does|have|has|"
                        r"are\s+there|exist)\s*(?:one|it|this|that|so|them|any)?\s*[?.!]*\s*$", re.IGNORECASE)
 # What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
-# "For my thesis, which papers use Lean?". Its topic is the asker's, not the question's (a "survey" asks for none).
-# Not a clause that goes on to say something ("For a safety project we keep hearing about VIRF; what does it do?").
-_PURPOSE = re.compile(r"^\s*(?:for|as\s+part\s+of)\s+(?:a|an|my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:survey|review|thesis|"
-                      r"dissertation|paper|project|talk|lecture|course|section|paragraph|report|proposal|post|class|seminar|"
-                      r"group|grant|chapter|tutorial)\b(?:(?!\b(?:we|i|i'm|we're|you)\b)[^;?])*?(?:[,;:]|[.!](?=\s))\s*"
-                      r"(?=(?:which|what|are|is|do|does|any|how|can|could|show|list|find|give|get|who)\b)", re.IGNORECASE)
+# "For my thesis, which papers use Lean?", "To seat reviewers with alignment expertise, enumerate every paper ...".
+# Its topic is the asker's, not the question's (a "survey" asks for none). Not a clause that goes on to say
+# something ("For a safety project we keep hearing about VIRF; what does it do?").
+_PURPOSE_NOUNS = (r"survey|review|thesis|dissertation|paper|project|talk|lecture|course|section|paragraph|report|proposal|post|"
+                  r"class|seminar|group|grant|chapter|tutorial|session|track|workshop|panel|meeting|piece|article|newsletter|"
+                  r"deck|slides|discussion|roundup|overview|reading\s+list")
+# What a request after it starts with: a question, or words asking for the papers ("I need every submission whose ...")
+_REQUEST = (r"(?=(?:which|what|are|is|do|does|any|how|can|could|show|list|find|give|get|who|enumerate|identify|name|collect|"
+            r"gather|point|please|i\s+(?:need|want|would\s+like)|i'd\s+like|we\s+(?:need|want))\b)")
+_PURPOSE = re.compile(r"^\s*(?:(?:for|as\s+part\s+of)\s+(?:a|an|my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:" + _PURPOSE_NOUNS + r")\b"
+                      r"|to\s+(?!(?:what|which|how|whom|this|that|the|these|those)\b)(?:help\s+)?[a-z]+\s+(?:[\w'-]+\s+){0,8}?[\w'-]+(?=,))"  # "To seat reviewers with alignment expertise, ..."
+                      r"(?:(?!\b(?:we|i|i'm|we're|you)\b)[^;?])*?(?:[,;:]|[.!](?=\s))\s*" + _REQUEST, re.IGNORECASE)
 # "Separate question: anything on CLIP?", "New topic - papers on robots": what the message says of the question
 _NEW_QUESTION = re.compile(r"^\s*(?:(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)|"
                            r"switching\s+(?:gears|topics?)|changing\s+(?:the\s+)?(?:subject|topic)|on\s+another\s+note)\s*"

@@ -44,7 +44,7 @@ FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a su
 
 # Words that frame a question rather than say what it is about: "which papers", "is there any work on",
 # "anything new on", "do any papers", "I'm looking for research on", "what are the papers that".
-_KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|abstracts?|methods?|approaches|techniques)"
+_KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|abstracts?|submissions?|methods?|approaches|techniques)"
 _FRAME = re.compile(
     r"^\s*(?:(?:can|could) you |please )*(?:"
     r"tell me (?:more )?about"
@@ -122,7 +122,7 @@ def focus(query: str) -> str:
 _IF_ANY = re.compile(r",?\s*\bif\s+any\b,?", re.IGNORECASE)
 _LEADING = frozenset("""which what whats what's who where how do does did can could would will please tell
 show give find list name point me us you i we i'd i'm we'd like want need looking searching for any all every some the a an
-papers paper works abstracts abstract research studies articles article submissions there here anything everything something in
+papers paper works abstracts abstract research studies articles article submissions submission whose enumerate identify there here anything everything something in
 that about on regarding concerning related relevant to mentioning mention mentions discussing discuss discusses known exist
 exists available anyone anybody people researchers of have has collection store corpus""".split())
 # Words that frame only after a frame word ("what kinds of methods reduce X", "where can I read about X")

@@ -13,13 +13,15 @@ dictionary of English words, while what matters here is the vocabulary of the pa
 the index holds it only as stems, so each candidate spelling is stemmed before it is looked up.
 Words shorter than ``MIN_LENGTH`` letters are left alone: one edit turns too many short words into
 others ('model' and 'modal'). So are words with capitals or digits, which name things ('GSM8K'), and a
-held word with an ending the stemmer keeps ('largest' is 'large', not a slip of 'larges').
+held word with an ending the stemmer keeps ('largest' is 'large', not a slip of 'larges'). So is a word of English
+(``EnglishWords``): 'enumerate' and 'expertise' are no slips of 'numerate' and 'expertize', though the store holds
+those stems and not theirs.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, Container
 
 MIN_LENGTH = 7
 MIN_PAPERS = 2  # a spelling only one paper holds is as likely another word
@@ -73,13 +75,33 @@ def written_out(query: str) -> str:
     return _SHORT.sub(full, query)
 
 
-def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[str], int]) -> str:
+class EnglishWords:
+    """The words of English, as pyspellchecker's word-frequency list holds them (read on first use: 0.14 s). A word
+    seen fewer than ``MIN_COUNT`` times in its sources is left out: the list's rarest entries are slips too
+    ('expertize', 'numerate'). The list is American: 'optimisation' is not in it, and is respelled."""
+
+    MIN_COUNT = 100
+
+    def __init__(self) -> None:
+        self._checker = None
+
+    def __contains__(self, word: str) -> bool:
+        if self._checker is None:
+            from spellchecker import SpellChecker
+
+            self._checker = SpellChecker(distance=1)
+        return self._checker[word] >= self.MIN_COUNT
+
+
+def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[str], int],
+              english: Container[str] = ()) -> str:
     """``query`` with its chat shorthand written out, and each long lower-case word whose stem no paper holds
     written as the one spelling a slip away that the most papers hold (``papers_holding(stem)``); a word with no
-    such spelling, or with two spellings held equally, stays as typed."""
+    such spelling, or with two spellings held equally, or a word of ``english``, stays as typed."""
     def fix(match: re.Match) -> str:
         word = match.group()
-        if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0 or _inflected(word, stem, papers_holding):
+        if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0 or _inflected(word, stem, papers_holding) \
+                or word in english:
             return word
         held: dict[str, tuple[int, str]] = {}  # stem -> (papers holding it, a spelling giving it)
         for spelling in _edits(word):

@@ -422,6 +422,19 @@ def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
     assert contributions_asked("Which papers contribute a new training dataset?") == ["benchmark/dataset"]
 
 
+def test_a_kind_a_question_sets_aside_or_leaves_open_is_not_asked_for():
+    # what it excludes, what papers use something as, and "whether theoretical or empirical" ask for no kind
+    assert contributions_asked("Which papers output images? Please exclude work where generation only serves as a "
+                               "tool for evaluating some other system.") == []
+    assert contributions_asked("anything on AI as a tool for natural science?") == []
+    assert contributions_asked("Identify all submissions on state-space models, whether the treatment is theoretical "
+                               "or empirical.") == []
+    # a rigorous analysis is theory, not an empirical analysis
+    assert contributions_asked("which papers' central contribution is a rigorous analysis of how transformers "
+                               "train?") == ["theory"]
+    assert contributions_asked("Which papers contribute a new system?") == ["system/tool"]
+
+
 def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
     from assistant.filters import CONTRIBUTIONS
     from assistant.plan import CONTRIBUTION_WORDS
@@ -474,6 +487,11 @@ def test_the_examples_a_question_gives(question, found):
     ("For a survey on multimodal reasoning: which papers propose new methods to improve visual reasoning?",
      "which papers propose new methods to improve visual reasoning?"),
     ("For my thesis, which papers use Lean?", "which papers use Lean?"),
+    ("For a session on inference-time reasoning, I need every submission whose method samples many traces.",
+     "I need every submission whose method samples many traces."),
+    ("To seat reviewers with alignment expertise, enumerate every paper that uses RLHF.",
+     "enumerate every paper that uses RLHF."),
+    ("To what extent do LLMs reason, and which papers test it?", "To what extent do LLMs reason, and which papers test it?"),
     ("For a safety project we keep hearing about VIRF; what does the framework do?",
      "For a safety project we keep hearing about VIRF; what does the framework do?"),  # it says what "the framework" is
     ("Writing a related-work section on agents. Which papers build LLM agents?", "Which papers build LLM agents?"),
@@ -771,3 +789,15 @@ def test_a_question_pointing_at_what_it_names_itself_leans_on_no_answer():
     question = "anything for sampling many reasoning paths and then picking among them?"
     assert leans_on_an_answer(question) and points_inside(question)
     assert not points_inside("which of them use RL?") and not points_inside("how do they differ?")
+
+
+@pytest.mark.parametrize("asked_first, read", [
+    ("Which of these papers build a world model?", "Which papers build a world model?"),
+    ("Do any of these studies look at languages other than English?", "Do any studies look at languages other than English?"),
+    ("Which of those submissions use Lean?", "Which submissions use Lean?"),
+    ("which of them use RL?", "which of them use RL?"),  # leans on an answer: there is none to read it with
+])
+def test_these_papers_asked_first_are_the_stores(asked_first, read):
+    from assistant.conversation import of_the_store
+
+    assert of_the_store(asked_first) == read

@@ -34,6 +34,19 @@ def test_a_misspelt_long_word_is_read_as_the_papers_write_it(typed, read):
     assert _respelled(typed) == read
 
 
+def test_a_word_of_english_is_no_slip_of_a_word_the_papers_hold():
+    """'enumerate' is one letter from 'numerate', whose stem 'numer' ('numerical') the papers hold: as a word of
+    English it stays as typed, and a slip still is read as the papers write it."""
+    from assistant.typos import EnglishWords, respelled
+
+    stem, held = stemmer().stemWord, {**HELD, "numer": 5, "expert": 3}
+    english = EnglishWords()
+    assert respelled("enumerate papers needing expertise", stem, lambda term: held.get(term, 0), english) \
+        == "enumerate papers needing expertise"
+    assert respelled("test-time adaptaton", stem, lambda term: held.get(term, 0), english) == "test-time adaptation"
+    assert respelled("enumerate", stem, lambda term: held.get(term, 0)) == "numerate"  # without the word list
+
+
 @pytest.mark.parametrize("typed, read", [
     ("how do ppl train agents w/o labels", "how do people train agents without labels"),
     ("diff topic: robots pls", "different topic: robots please"),
