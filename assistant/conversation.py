@@ -31,9 +31,10 @@ _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:tho
                     r"|\b(?:compare|contrast)\s+(?:them|these|those|both|all\s+of\s+them|the\s+(?:two|three|four|papers))\b"
                     # "summarize them", "describe those", "rank them by efficiency": something asked of each of them
                     r"|\b(?:summari[sz]e|describe|explain|review|rank|sort|order|list)\s+(?:them|these|those|both|all\s+of\s+them)\b"
-                    # "which use Qwen?", "and which report AIME results?": "which" and a verb, after an answer
-                    r"|^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?which\s+(?:use[sd]?|report(?:s|ed)?|evaluate[sd]?|are|were|do|did|"
-                    r"have|propose[sd]?|stud(?:y|ies|ied)|introduce[sd]?|rel(?:y|ies|ied)|appl(?:y|ies|ied)|target(?:s|ed)?|"
+                    # "which use Qwen?", "and which report AIME results?", "which has a theoretical framework behind it?":
+                    # "which" and a verb, after an answer
+                    r"|^\s*(?:(?:and|so|ok(?:ay)?)[, ]+)?which\s+(?:use[sd]?|report(?:s|ed)?|evaluate[sd]?|are|were|is|was|do|"
+                    r"does|did|have|has|had|propose[sd]?|stud(?:y|ies|ied)|introduce[sd]?|rel(?:y|ies|ied)|appl(?:y|ies|ied)|target(?:s|ed)?|"
                     r"train(?:s|ed)?|focus(?:es|ed)?|need(?:s|ed)?|handle[sd]?|address(?:es|ed)?|test(?:s|ed)?|"
                     r"measure[sd]?|compare[sd]?|improve[sd]?|reduce[sd]?|achieve[sd]?|outperform(?:s|ed)?|show(?:s|ed)?|"
                     r"require[sd]?|work(?:s|ed)?|combine[sd]?|extend(?:s|ed)?|build(?:s)?|leverage[sd]?|employ(?:s|ed)?|"
@@ -117,8 +118,12 @@ _THESE_PAPERS = re.compile(r"\b(?:(?:of|among|from)\s+)?(?:these|those)\s+(?=(?:
 
 def of_the_store(question: str) -> str:
     """``question`` asked with no earlier answer to lean on, its "these papers" read as the store's: "Which of these
-    papers build a world model?" -> "Which papers build a world model?"."""
-    return _THESE_PAPERS.sub("", question)
+    papers build a world model?" -> "Which papers build a world model?"; "which ones run experiments on Qwen?" ->
+    "which papers run experiments on Qwen?"."""
+    return _WHICH_ONES.sub(r"\g<which> papers", _THESE_PAPERS.sub("", question))
+
+
+_WHICH_ONES = re.compile(r"^\s*(?P<which>which|what)\s+ones\b(?!\s+of\b)", re.IGNORECASE)
 
 
 def leans_on_an_answer(question: str) -> bool:
@@ -202,6 +207,11 @@ class Resolved:
     definite: bool = False           # "what is the dataset called?": about each paper, whatever kinds it names
 
 
+# How wide a switched topic is to be read, which asks nothing of the last answer: "and for robotics more broadly?"
+_BROADLY = re.compile(r"\s+(?:more\s+(?:broadly|generally)|in\s+general|(?:more\s+)?generally|overall|at\s+large)(?=\s*[?.!]*\s*$)",
+                      re.IGNORECASE)
+
+
 @dataclass
 class Conversation:
     turns: list[Turn] = field(default_factory=list)
@@ -218,6 +228,7 @@ class Conversation:
         return any(t.citation_ids for t in self.turns)
 
     def resolve(self, question: str) -> Resolved:
+        question = _BROADLY.sub("", question) or question  # "and for robotics more broadly?" switches to robotics
         last = next((t for t in reversed(self.turns) if t.citation_ids), None)
         if not self.turns:
             return Resolved(question, None)

@@ -49,6 +49,11 @@ def index_folder(home: Path, collection: str, chroma_url: str | None) -> Path:
     return home / "lexical" / f"{collection}-{where}"
 
 
+# Prefixes that make a word from a word, whatever the field: "unlabeled", "non-stationary", "multilingual",
+# "self-supervised" (not "re-", "co-", "pro-": "recommender" and "protein" are no "commender" or "tein")
+_PREFIX = re.compile(r"^(?:un|non|semi|self|multi|pre|post|sub|inter|intra|over|under)-?(?=\w{4})")
+
+
 @dataclass
 class Scores:
     """One query's BM25 scores over the live papers (as the index stood when they were computed)."""
@@ -321,8 +326,12 @@ class LexicalIndex:
                 and all(map(self._unknown, terms))]
 
     def _unknown(self, term: str) -> bool:
-        """Whether no paper of the index holds ``term``."""
-        return self._vocab.get(term) is None
+        """Whether no paper of the index holds ``term``, nor the word it makes with a prefix taken off: "unlabeled"
+        is no word of a field the store lacks when its papers hold "labeled" (``_PREFIXES``)."""
+        if self._vocab.get(term) is not None:
+            return False
+        prefix = _PREFIX.match(term)
+        return prefix is None or self._vocab.get(term[prefix.end():]) is None
 
     def coverage(self, query: str, texts: dict[str, str], shares: dict[str, float] | None = None) -> dict[str, float]:
         """IDF-weighted share of the query's distinct terms found in each text.

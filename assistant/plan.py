@@ -85,7 +85,7 @@ CONTRIBUTION_WORDS = {
               r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
-                                r"|analysis\s+papers?"
+                                r"|analysis(?:-(?:style|type|heavy|focused|oriented))?\s+papers?"
                                 r"|(?<!theoretical\s)(?<!formal\s)(?<!rigorous\s)(?<!mathematical\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical"  # "purely empirical"
                                 r"|(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)"
@@ -109,7 +109,7 @@ _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|c
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
 # RL" (every paper with that label, as "are there any theoretical papers?" asks; "mainly" asks for the main one).
 _KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|position|analysis|empirical|system|tool|architecture)"
-                            r"\s+(?:papers?|works?)\b", re.IGNORECASE)
+                            r"(?:-(?:style|type|heavy|focused|oriented))?\s+(?:papers?|works?)\b", re.IGNORECASE)
 # A kind a paper brings to what it claims: "papers that back their claims with theory", "support their method
 # with a theoretical analysis". Theory, since a paper contributes it; "train with synthetic data" uses data.
 _BACKED_BY = re.compile(r"\b(?:back(?:s|ed)?|support(?:s|ed)?|justif\w*|ground(?:s|ed)?|with)\s+(?:\w+\s+){0,3}?"
@@ -124,6 +124,7 @@ _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|
 # no topic to search for: its words would pull in the very papers it excludes. "Methods that do not need
 # labels" stays whole: there the negation is the property asked for.
 _CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|(?:please\s+)?exclude|"
+                       r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to|"
                        r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!]*", re.IGNORECASE)
 
 
@@ -135,7 +136,7 @@ _EXAMPLE_END = re.compile(r"\s+(?:to|that|which|who|where|when|for|in|on|with|fr
 _NOT_AN_EXAMPLE = re.compile(r"^(?:this|that|these|those|it|them|such)\b|^(?:one|ones|others?)$", re.IGNORECASE)
 
 
-_DASH_EXAMPLES = re.compile(r"\s+[—–]\s+(?P<items>[^—–?.;:()]+,[^—–?.;:()]+?)\s*[?.!]*\s*$")
+_DASH_EXAMPLES = re.compile(r"\s*(?:—|–|\s-)\s+(?P<items>[^—–?.;:()]+,[^—–?.;:()]+?)\s*[?.!]*\s*$")
 
 
 def examples(question: str) -> list[str]:
@@ -157,7 +158,8 @@ def examples(question: str) -> list[str]:
 
 # "papers on reasoning efficiency, but not using RL", "Lean papers excluding physics": a topic whose papers the
 # list leaves out (a set difference; "agents that are not language models" is a property, and stays a contrast)
-_BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:but\s+not|and\s+not|excluding|except(?:\s+for)?|other\s+than|leaving\s+out)\s+"
+_BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:but\s+not|and\s+not|excluding|except(?:\s+for)?|other\s+than|leaving\s+out|"
+                      r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to)\s+"
                       r"(?:(?:the\s+)?(?:ones|papers|those)\s+)?(?:(?:that\s+)?(?:are\s+)?(?:on|about|using|with|for|in|that\s+use)\s+)?"
                       r"(?P<topic>[^,;.?!]+)", re.IGNORECASE)
 
@@ -219,6 +221,8 @@ _LIST = re.compile(
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:interested|curious)\s+(?:in|about)\b"
     r"|^\s*(?:and\s+)?who\s+(?:else\s+)?(?:\w+s|works\s+on|is\s+working\s+on)\b"  # "who builds world models?"
     r"|\s(?:anywhere|at\s+all)\s*[?.!]*\s*$"  # "is an LLM used as a reasoning engine for biology anywhere?"
+    # "test-time adaptation methods where the model updates itself": a kind of method, described
+    r"|^\s*[\w-]+(?:\s+[\w-]+){0,4}?\s+(?:approaches|methods|techniques|algorithms)\s+(?:where|that|which|in\s+which|whose)\b"
     r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
@@ -645,10 +649,10 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
     if asks_every_kind(query):  # "a method and also theory": the method is a kind asked, not a topic
         text = _METHOD.sub(" ", text)
     text = _ASIDE.sub(" ", text) if _ASIDE.sub(" ", text).strip() else text  # "(e.g. provable optimism)": the kind's
-    before, colon, after = text.partition(":")
+    before, colon, after = (re.split(r"(:|" + DASH + ")", text, maxsplit=1) + ["", ""])[:3]
     if colon and any(p.search(before) for p in _CONTRIBUTION.values()) and "," in after \
             and not re.match(r"\s*(?:papers?|works?|ones?|those|studies)\b", after, re.IGNORECASE):
-        text = before  # "theoretical: proofs, generalization bounds, ...": examples of the kind, not a topic
+        text = before  # "theoretical: proofs, bounds, ...", "theory - proofs, bounds": examples of the kind, not a topic
     form = method_form or _form_in(text)
     if form:  # "a new network architecture or layer design": the form asked, not a topic
         text = _FORM_WORDS[form].sub(" ", _FORM_ASKED[form].sub(" ", text))
@@ -681,7 +685,8 @@ conducts train trains trained put forward build builds built construct construct
 large-scale systematic something anything measure measures study studies examine examines investigate investigates
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
 searching interested need want actually really exactly
-their its own method methods approach approaches tasks questions problems core""".split())  # "back their proposed method with theory": any paper's
+their its own method methods approach approaches tasks questions problems core itself themselves
+genuine actual real proper solid component components element elements side part""".split())  # "back their proposed method with theory": any paper's
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.
@@ -886,9 +891,13 @@ def compared_names(question: str) -> list[str]:
     text = re.sub(r"\s+(?:differ|different|compare|both)\b.*$", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:as|at|in terms of|for|on|when it comes to|in the ways?|in how|in what|in which|regarding|"
                   r"with respect to|concerning)\s+.*$", "", text, flags=re.IGNORECASE)  # "... in the way it combines X with Y"
+    asides = re.findall(r"\([^()]*\)", text)  # "the other long-video paper (the one with X + Y)" is one thing
+    for number, aside in enumerate(asides):
+        text = text.replace(aside, f"\0{number}\0", 1)
     pieces = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|with|or)\s+", text, flags=re.IGNORECASE)
+    pieces = [re.sub(r"\0(\d+)\0", lambda m: asides[int(m.group(1))], p) for p in pieces]
     names = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" ?.!"), flags=re.IGNORECASE) for p in pieces]
-    return [n for n in names if n and len(n) <= 80]
+    return [n for n in names if n and len(n) <= 120]
 
 
 def make_plan(question: str, *, query: str, topics: list[str], named: list[str], filters: dict | None = None,
@@ -918,7 +927,9 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         kind = "compare" if (is_compare(question) or (followup.adding and added)) and not followup.pick_one else "followup"
         form = FORMS[kind] if not followup.pick_one else "paper"
         # "the dataset": theirs, of any kind; "the emotion one: what dataset do they build?" asks it of the one picked
-        kinds = [] if followup.definite or followup.pick_one else contributions_asked(question)
+        # (but "which one is pure theory?" picks the one by its kind)
+        kinds = [] if followup.definite or (followup.pick_one and not _PICKED_BY.match(question)) \
+            else contributions_asked(question)
         return Plan(kind=kind, form=form, papers=list(papers) if kind == "compare" else [],
                     added=added if kind == "compare" else [],
                     restrict_to=papers, resolution=followup.why, pick_one=followup.pick_one,
@@ -982,6 +993,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     return Plan(kind="topic", form=FORMS["topic"], **base)
 
 
+# A pick of one paper by what it is or has: "which one is pure theory?", "which has a benchmark?"
+_PICKED_BY = re.compile(r"^\s*(?:and\s+)?which\s+(?:one\s+)?(?:is|has|was|had|offers|gives|provides|contributes)\b", re.IGNORECASE)
+
+
 # A question asking what there is, which any number of papers answer: not "does RL transfer ...?", a yes or no
 _ASKS_WHICH = re.compile(r"^\s*(?:which|what|any|anything|show|list|find|give|get|(?:is|are)\s+there)\b", re.IGNORECASE)
 # ... unless it asks for one: "which paper ...", "what is the method that ...", "is there a model that ..."
@@ -998,7 +1013,9 @@ _ASKS_OF_ONE = re.compile(r"^\s*(?:what|which|how|who|where|when|why)\b", re.IGN
 
 # What a paper is set against when it is no other paper: "standard GRPO", "vanilla transformers", "prior methods".
 _BASELINE = re.compile(r"^(?:the\s+)?(?:standard|vanilla|plain|original|conventional|traditional|usual|regular|classic(?:al)?|"
-                       r"baseline|existing|prior|previous|earlier|other|naive)\b", re.IGNORECASE)
+                       r"baseline|existing|prior|previous|earlier|naive)\b"
+                       r"|^(?:the\s+)?other\b(?!\s+(?:[\w-]+\s+){0,4}?(?:paper|one|work|study|method|approach)\b)",  # not "the other long-video paper"
+                       re.IGNORECASE)
 
 
 def _against_a_baseline(question: str) -> bool:

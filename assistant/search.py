@@ -46,7 +46,7 @@ FULL_COVERAGE = 0.999  # lexical share of a paper holding every query term (a su
 # "anything new on", "do any papers", "I'm looking for research on", "what are the papers that".
 _KINDS_OF_WORK = r"(?:papers?|works?|research|studies|articles|abstracts?|submissions?|methods?|approaches|techniques)"
 _FRAME = re.compile(
-    r"^\s*(?:(?:can|could) you |please )*(?:"
+    r"^\s*(?:(?:and|so|ok(?:ay)?|now),? )?(?:(?:can|could) you |please )*(?:"
     r"tell me (?:more )?about"
     rf"|what (?:is|are) (?:the |some |any )?(?:(?:most )?(?:recent|latest|newest|new) )?{_KINDS_OF_WORK}"
     r" (?:on|about|that|which|related to)"  # "what are the most recent papers on video?"

@@ -183,6 +183,23 @@ def test_the_one_described_after_a_subset_is_any_of_the_set_it_chose_from(corpus
         in one.plan.resolution
 
 
+def test_which_has_or_which_one_is_a_kind_picks_among_the_last_answer_by_its_kind(corpus):
+    """"which one is pure theory?" picks the theory paper of the two, "which has a theoretical framework behind it?"
+    the theory paper of the set: a subset by kind of contribution, not a new search for "theory"."""
+    conversation = corpus.conversation()
+    first = corpus.ask("SSMs, linear RNNs, anything that's an alternative to transformers", conversation=conversation,
+                       llm="none")
+    theory = corpus.ask("which one is pure theory", conversation=conversation, llm="none")
+    assert theory.plan.restrict_to == [c.id for c in first.citations] and theory.plan.contributions == ["theory"]
+    assert len(theory.citations) == 1 and "theory" in theory.citations[0].contributions
+    conversation = corpus.conversation()
+    corpus.ask("papers using reward models or verifiers at inference time to pick/weight answers",
+               conversation=conversation, llm="none")
+    framework = corpus.ask("which has an actual theoretical framework behind it", conversation=conversation, llm="none")
+    assert framework.plan.kind == "followup" and framework.plan.contributions == ["theory"]
+    assert framework.citations and all("theory" in c.contributions for c in framework.citations)
+
+
 def test_these_papers_asked_first_are_the_stores(corpus):
     """With no earlier answer, "which of these papers ..." asks the store, not a follow-up on nothing."""
     answer = corpus.ask("I'm writing a related-work paragraph on world models. Which of these papers build a world model "
@@ -208,6 +225,7 @@ def test_follow_ups_are_resolved_against_the_last_answer(corpus):
     ("which of those use RL?", ["a", "b"], "RL"),
     ("what about its accuracy?", None, "token usage accuracy"),
     ("proof simplification for Lean", None, "proof simplification for Lean"),
+    ("and for robotics more broadly?", None, "robotics"),  # how wide the new topic is: no "more" of the last answer
 ])
 def test_conversation_rules(question, expect_ids, expect_query):
     conversation = Conversation()

@@ -795,9 +795,32 @@ def test_a_question_pointing_at_what_it_names_itself_leans_on_no_answer():
     ("Which of these papers build a world model?", "Which papers build a world model?"),
     ("Do any of these studies look at languages other than English?", "Do any studies look at languages other than English?"),
     ("Which of those submissions use Lean?", "Which submissions use Lean?"),
+    ("which ones run experiments on Qwen models", "which papers run experiments on Qwen models"),
     ("which of them use RL?", "which of them use RL?"),  # leans on an answer: there is none to read it with
 ])
 def test_these_papers_asked_first_are_the_stores(asked_first, read):
     from assistant.conversation import of_the_store
 
     assert of_the_store(asked_first) == read
+
+
+def test_what_a_list_says_around_its_topic():
+    # examples after a spaced hyphen, as after a dash; a kind of method described ("methods where ...") asks for all
+    agents = plan_of("LLM agents - web agents, decision-making agents, planners")
+    assert agents.kind == "list" and agents.examples == ["web agents", "decision-making agents", "planners"]
+    assert plan_of("test-time adaptation methods where the model updates itself on unlabeled data").kind == "list"
+    # what has nothing to do with a topic is left out of the list, and is no topic to search
+    rl = plan_of("RL algorithm papers that have nothing to do with LLMs")
+    assert rl.kind == "list" and rl.without == "LLMs" and "LLMs" not in rl.query
+    # "and what about ...?" frames a topic as "what about ...?" does
+    assert focus("and what about training-free approaches that vote over traces?") == \
+        "training-free approaches that vote over traces"
+
+
+def test_a_paper_described_in_a_comparison_is_one_thing_to_compare():
+    """"the other long-video paper (the one with X + Y)" is one paper set against the named one, not a baseline."""
+    question = "compare ST-SimDiff with the other training-free long-video paper (the one with adaptive frame sampling)"
+    assert compared_names(question) == ["ST-SimDiff", "other training-free long-video paper (the one with adaptive frame "
+                                                      "sampling)"]
+    assert plan_of(question, named=["st"]).kind == "compare"
+    assert plan_of("What is GRPO-PTR and how does it differ from standard GRPO?", named=["g"]).kind == "named"

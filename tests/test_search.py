@@ -258,6 +258,9 @@ def test_a_list_on_what_no_paper_mentions_finds_nothing(corpus):
     assert corpus.lexical.unknown_share("protein structure prediction") > 0.25
     assert corpus.lexical.unknown_share("mixture-of-experts") > 0  # the hyphenated word's parts are unknown too
     assert corpus.lexical.unknown_share("test-time training") == 0  # known parts: "testtime" does not count
+    # a prefix on a word the papers hold makes no word of another field: "unlabeled" is "labeled" not yet labeled
+    assert corpus.lexical.unknown_share("adapting on unlabeled test data") == 0
+    assert corpus.lexical.unknown_share("recommender systems") > 0.25  # no "re-" taken off: no "commender"
     built = corpus.ask("papers about agents built on LLMs", llm="none", page_size=None)
     assert "WebShaper" in {short_title(c.title) for c in built.citations}
 
