@@ -125,7 +125,7 @@ _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|
 # labels" stays whole: there the negation is the property asked for.
 _CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|(?:please\s+)?exclude|"
                        r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to|"
-                       r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!]*", re.IGNORECASE)
+                       r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!()]*\)?", re.IGNORECASE)
 
 
 # Instances a question gives of what it asks for: "natural sciences, e.g. physics or biology", "formal verifiers
@@ -172,7 +172,8 @@ def left_out_topic(question: str) -> str:
 
 def without_contrasts(text: str) -> str:
     """``text`` without the clauses it sets aside; ``text`` itself if little would be left."""
-    kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(_CONTRAST.sub("", text).split())).strip(" ,")
+    kept = re.sub(r"\s*\(\s*\)|\s*\((?=[^()]*$)", "", _CONTRAST.sub("", text))  # "train models (rather than ...) to X"
+    kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(kept.split())).strip(" ,")
     left = [w for w in re.findall(r"\w+", kept.lower()) if len(w) > 2 and w not in _NOT_A_TOPIC]
     return kept if left else text
 
@@ -472,8 +473,13 @@ def contributions_asked(question: str) -> list[str]:
 _ANY_OF_KINDS = re.compile(r",?\s*\b(?:whether|be\s+it|either)\b[^,;.?!]*?\bor\b[^,;.?!]*", re.IGNORECASE)
 
 
+# "in the corpus", "from this collection": the store the question asks of, no corpus a paper contributes
+THE_STORE = re.compile(r"\b(?:in|from|of|within)\s+(?:the|this|our|your)\s+(?:corpus|collection|store|set|library|database)\b",
+                       re.IGNORECASE)
+
+
 def _kinds_in(question: str) -> list[str]:
-    wanted = _USED.sub(" ", _EXCLUSION.sub("", _ANY_OF_KINDS.sub("", question)))
+    wanted = _USED.sub(" ", _EXCLUSION.sub("", _ANY_OF_KINDS.sub("", THE_STORE.sub(" ", question))))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     form = _form_in(wanted)  # a method of a form: "propose a new attention mechanism", "introduce a new metric"
@@ -754,8 +760,9 @@ _LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:" + DASH + r"|:)
 _INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see|hey|hi|hello)"
                            r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare)\b)", re.IGNORECASE)
 # A list asked as what the asker collects: "I'm collecting everything in this set that builds directly on GRPO"
-_COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecting|gathering|compiling|after)\s+(?:everything|anything|"
-                         r"all\s+(?:the\s+)?(?:papers|work))\s+(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)\s+|here\s+)?"
+_COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecting|gathering|compiling|after|making|building)\s+"
+                         r"(?:everything|anything|all\s+(?:the\s+)?(?:papers|work)|"
+                         r"an?\s+(?:full\s+|complete\s+)?list\s+of\s+(?:the\s+)?(?:papers|works?|studies))\s+(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)\s+|here\s+)?"
                          r"(?=that|which|on|about)", re.IGNORECASE)
 # The question said again after a topic: "new methods for adapting a model at test time — which papers propose one?"
 _WHICH_DO = re.compile(r"\s*" + DASH + r"\s*(?:which|what)\s+(?:papers?|ones?|works?)\s+(?:propose|introduce|do|does|have|has|"

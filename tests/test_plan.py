@@ -824,3 +824,23 @@ def test_a_paper_described_in_a_comparison_is_one_thing_to_compare():
                                                       "sampling)"]
     assert plan_of(question, named=["st"]).kind == "compare"
     assert plan_of("What is GRPO-PTR and how does it differ from standard GRPO?", named=["g"]).kind == "named"
+
+
+def test_what_names_the_store_or_a_list_of_papers_is_no_topic_nor_kind():
+    # "in the corpus" is the store the question asks of, not a corpus a paper contributes
+    lean = plan_of("What's in the corpus on formal theorem proving with Lean?")
+    assert lean.kind == "list" and lean.contributions == [] and lean.query == "formal theorem proving with Lean"
+    assert contributions_asked("which papers introduce a new corpus?") == ["benchmark/dataset"]
+    assert focus("I need every paper in this collection that learns from preference signals") == \
+        "learns from preference signals"
+    # a contrast in parentheses ends at its bracket: what follows it is still the topic
+    train = plan_of("Which works train models (rather than only changing the decoding procedure) to produce parallel "
+                    "reasoning paths?")
+    assert train.query == "train models to produce parallel reasoning paths"
+
+
+def test_a_list_the_asker_compiles_is_a_list_question():
+    from assistant.plan import asked
+
+    assert asked("I'm compiling a list of papers that apply RL to multimodal models.") == \
+        "papers that apply RL to multimodal models."
