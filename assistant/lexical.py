@@ -92,7 +92,7 @@ class LexicalIndex:
         self._norm = np.zeros(0, dtype=np.float32)
         self._df = np.zeros(0, dtype=np.int64)
         self._speller = NameSpeller([])
-        self._english = EnglishWords()  # words a query may hold that are no slips ('enumerate')
+        self.english = EnglishWords()  # words a query may hold that are no slips ('enumerate'), nor names
         self._titles: dict[str, str] = {}
 
     # -- tokens --------------------------------------------------------------------
@@ -263,7 +263,7 @@ class LexicalIndex:
         """The query with misspelt long words written as the papers write them ('adaptaton' -> 'adaptation',
         ``typos``)."""
         self.ensure_current()
-        return respelled(query, self._stem.stemWord, self._papers_holding, self._english)
+        return respelled(query, self._stem.stemWord, self._papers_holding, self.english)
 
     def _papers_holding(self, term: str) -> int:
         column = self._vocab.get(term)

@@ -279,6 +279,14 @@ def coined_words(query: str) -> list[str]:
     return [squashed(w) for w in naming_words(query) if name_kind(w) == "coined"]
 
 
+def proper_names(query: str, english) -> list[str]:
+    """The capitalised words of ``query`` that are no word of ``english``, squashed: the model family "Qwen", the
+    benchmark "Winoground". Coined as much as "Qwen3" is; "Atari", "Llama" and "Lean", which dictionaries hold, are
+    not. (A capitalised slip, "Reinforcment", is one too: no paper holds it, and a coined word only adds papers.)"""
+    found = re.finditer(r"(?<![\w\-.])[A-Z][a-z]{3,}(?![\w\-])", query)
+    return [squashed(m.group()) for m in found if m.group().lower() not in english]
+
+
 def holds(text: str, words: list[str]) -> bool:
     """Whether ``text`` (a paper's title and abstract) holds every one of ``words``, however hyphenated or cased."""
     text = squashed(text)
@@ -363,7 +371,7 @@ class HybridSearcher:
         named = [pid for pid in named if allowed is None or pid in allowed]
         proposed += [pid for pid in named if pid not in proposed]
         records = self.store.get_papers(list({*found, *proposed}))  # one read per search
-        coined = coined_words(query)
+        coined = coined_words(query) + proper_names(query, self.lexical.english)
         missing = [pid for pid in proposed if pid not in found and pid in records]
         for pid, (score, meta) in self._dense_for(missing, records, vector).items():
             found[pid], spans[pid] = Candidate(pid, score, ""), meta

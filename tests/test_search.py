@@ -302,3 +302,16 @@ def test_a_list_on_a_short_topic_finds_its_papers_however_they_say_it(corpus):
     assert {"ProofOptimizer", "Lean4PHYS"} <= formal
     assert "Image synthesis is nevertheless possible using CLIP alone" in \
         {short_title(h.title)[:57] for h in corpus.find("Which papers work on image generation?", page_size=None).hits}
+
+
+def test_a_capitalised_word_no_dictionary_has_is_a_name(corpus):
+    """"Qwen" is a model family, as "Qwen3" is: every paper that reports on a Qwen model runs experiments on one,
+    however far its abstract is from the words of the question. "Atari" and "Lean" are words of English too."""
+    from assistant.search import proper_names
+    from assistant.typos import EnglishWords
+
+    english = EnglishWords()
+    assert proper_names("which papers run experiments on Qwen models?", english) == ["qwen"]
+    assert proper_names("papers on Atari, Lean or Transformers", english) == []
+    qwen = corpus.ask("which papers run experiments on Qwen models?", llm="none", page_size=None)
+    assert len(qwen.citations) == 4 and all("qwen" in c.text.lower() for c in qwen.citations)
