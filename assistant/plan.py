@@ -227,7 +227,8 @@ _LIST = re.compile(
     r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
-                      r"similarit(?:y|ies)|in common|side\s+by\s+side)\b", re.IGNORECASE)
+                      r"similarit(?:y|ies)|in common|side\s+by\s+side)\b"
+                      r"|^\s*how\s+(?:do|does)\s+.+\s(?:relate|relate\s+to\s+each\s+other)\s*[?.!]", re.IGNORECASE)  # "how do X and Y relate?"
 # "Is ZeroSiam better than TTM?", "ZeroSiam or TTM: which is better?" compare papers, one of them at least named
 # ("TTM" is too short a name to be told from a word); "does RL transfer better than SFT?" names no paper.
 _THAN = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\b"
@@ -871,6 +872,14 @@ def asks_about_one(question: str) -> bool:
     return bool(_NAMED_FRAME.search(question)) and not is_list(question)
 
 
+# A paper described in a comparison, up to the next one or the end: "the paper that trains ... with expert iteration
+# and RL", "the training-free long-video framework that combines adaptive frame sampling, dynamic resolution, and ..."
+_DESCRIBED_PAPER = re.compile(r"\bthe\s+(?:[\w-]+\s+){0,4}?(?:paper|work|framework|method|model|approach|benchmark|system|one)\s+"
+                              r"(?:that|which|where|whose)\b.*?(?=\s+(?:and|with|vs\.?|versus)\s+the\s+(?:[\w-]+\s+){0,4}?"
+                              r"(?:paper|work|framework|method|model|approach|benchmark|system|one)\s+(?:that|which|where|whose)\b|$)",
+                              re.IGNORECASE)
+
+
 def compared_names(question: str) -> list[str]:
     """The things a comparison sets against each other, as written: 'Compare NuRL, SFPO and THR - how
     does each change GRPO training?' -> ['NuRL', 'SFPO', 'THR']; 'How does Echo differ from
@@ -898,13 +907,15 @@ def compared_names(question: str) -> list[str]:
     text = re.sub(r"\s+(?:differ|different|compare|both)\b.*$", "", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+(?:as|at|in terms of|for|on|when it comes to|in the ways?|in how|in what|in which|regarding|"
                   r"with respect to|concerning)\s+.*$", "", text, flags=re.IGNORECASE)  # "... in the way it combines X with Y"
-    asides = re.findall(r"\([^()]*\)", text)  # "the other long-video paper (the one with X + Y)" is one thing
+    text = re.sub(r"\s+relate\s*$", "", text, flags=re.IGNORECASE)  # "how do X and Y relate?"
+    # what is said in brackets, and a paper described ("the framework that combines X, Y, and Z"), is one thing
+    asides = re.findall(r"\([^()]*\)", text) + [m.group() for m in _DESCRIBED_PAPER.finditer(text)]
     for number, aside in enumerate(asides):
         text = text.replace(aside, f"\0{number}\0", 1)
     pieces = re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|with|or)\s+", text, flags=re.IGNORECASE)
     pieces = [re.sub(r"\0(\d+)\0", lambda m: asides[int(m.group(1))], p) for p in pieces]
     names = [re.sub(r"^(?:the|a|an)\s+", "", p.strip(" ?.!"), flags=re.IGNORECASE) for p in pieces]
-    return [n for n in names if n and len(n) <= 120]
+    return [n for n in names if n and len(n) <= 200]
 
 
 def make_plan(question: str, *, query: str, topics: list[str], named: list[str], filters: dict | None = None,

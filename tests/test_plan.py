@@ -824,6 +824,14 @@ def test_a_paper_described_in_a_comparison_is_one_thing_to_compare():
                                                       "sampling)"]
     assert plan_of(question, named=["st"]).kind == "compare"
     assert plan_of("What is GRPO-PTR and how does it differ from standard GRPO?", named=["g"]).kind == "named"
+    # a paper described with commas and "and" inside is one thing; "how do X and Y relate?" compares them
+    assert compared_names("Contrast ST-SimDiff with the long-video framework that combines frame sampling, dynamic "
+                          "resolution, and query similarity: what does each keep?") == \
+        ["ST-SimDiff", "long-video framework that combines frame sampling, dynamic resolution, and query similarity"]
+    related = "How do the paper that trains a prover with expert iteration and RL and the paper that releases a physics benchmark relate?"
+    assert compared_names(related) == ["paper that trains a prover with expert iteration and RL",
+                                       "paper that releases a physics benchmark"]
+    assert plan_of(related).kind == "compare"
 
 
 def test_what_names_the_store_or_a_list_of_papers_is_no_topic_nor_kind():
