@@ -21,7 +21,7 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
 # ones", "each of them", "do they", "what did they"); ``_GROUP`` and ``_REFERS`` add their own.
 _POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)?the\s+ones\b"
              r"|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
-             r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these)\b")
+             r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these|the\s+(?:two|three|four|five)|both)\b")
 _NARROWING = ("filter", "narrow", "restrict", "limit")  # "filter to the ones about agents": a subset
 _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b"
                     r"|\bonly\s+(?:those|these)\b|\btheir\b|\bwhich of (?:them|those|these)\b|\bwhich ones\b"
@@ -43,6 +43,9 @@ _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:tho
                     re.IGNORECASE)
 # "and which improve stability?" (not "and which of those ..."): after a subset, another question of its set
 _AND_WHICH = re.compile(r"^\s*(?:and|also)\s+which\b(?!\s+(?:of|among)\b)", re.IGNORECASE)
+# "Going back to NuRL: what did they find?": the paper it names again, whatever "they" of the last answer says
+BACK_TO = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now)[,\s]+)?(?:going|coming|getting)?\s*back\s+to\b|^\s*returning\s+to\b",
+                     re.IGNORECASE)
 # "is Lean4PHYS among them?": whether a paper the question names is one of the last answer's.
 MEMBERSHIP = re.compile(r"\b(?:among|one\s+of|part\s+of|in|included\s+in)\s+(?:them|those|these|the\s+list|the\s+(?:last\s+)?answer)\b"
                         r"|\bincluded\b", re.IGNORECASE)

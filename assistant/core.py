@@ -9,7 +9,7 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
-from .conversation import GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
+from .conversation import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
 from .plan import Plan, asked, is_compare, make_plan, unanchored
 from .results import PaperHit
@@ -145,7 +145,8 @@ class Assistant:
         _spelled, named = self.searcher.lexical.read_names(focus(question))
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
                 and not resolved.adding and not is_compare(question) and (not GROUP_REFERENCE.search(question) or (
-                    MEMBERSHIP.search(question) and not set(named) & set(resolved.restrict_to))):
+                    MEMBERSHIP.search(question) and not set(named) & set(resolved.restrict_to))
+                    or BACK_TO.match(question)):  # "Going back to NuRL: what did they find?" is about NuRL
             # "tell me more about LASER-D" names its paper ("compare it to LASER-D" needs "it"); "is ZeroSiam
             # among them?" when it is not: the paper asked about
             resolved = None

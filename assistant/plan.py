@@ -220,6 +220,7 @@ _LIST = re.compile(
     r"articles|submissions)\b"
     r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies|methods|approaches|techniques)\b"
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:interested|curious)\s+(?:in|about)\b"
+    r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:writing|reading)\s+(?:up\s+)?(?:about|on)\b"  # "I'm writing about X. What's out there?"
     r"|^\s*(?:and\s+)?who\s+(?:else\s+)?(?:\w+s|works\s+on|is\s+working\s+on)\b"  # "who builds world models?"
     r"|\s(?:anywhere|at\s+all)\s*[?.!]*\s*$"  # "is an LLM used as a reasoning engine for biology anywhere?"
     # "test-time adaptation methods where the model updates itself": a kind of method, described
@@ -787,7 +788,8 @@ _NEW_QUESTION = re.compile(r"^\s*(?:(?:(?:a|one|another|separate|new|different|u
                            r"(?:[:;,.!-]|—|–)\s*", re.IGNORECASE)
 
 
-_ANSWERING = frozenset("qualify qualifies fit fits count counts match matches exist exists apply applies ones".split())
+_ANSWERING = frozenset("qualify qualifies fit fits count counts match matches exist exists apply applies ones out available "
+                       "anything something".split())
 # What a remark after the question may say and still ask nothing of its own: "? I'd like to see everything in that
 # space.", "— need every one of them for my related work section", "? want the full list"
 _REMARKING = frozenset("""
@@ -962,6 +964,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         about = focus(compared_names(question)[0])
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **{**base, "query": about, "topics": [about]})
     if (is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2)) \
+            or (len(named) >= 2 and _EACH_OF_THEM.search(question)) \
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
     if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
@@ -1009,6 +1012,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)
+
+
+# What several papers named each do: "How do SFPO, DPH-RL and THR each intervene in RL training?"
+_EACH_OF_THEM = re.compile(r"\b(?:each|respectively)\b", re.IGNORECASE)
 
 
 # A pick of one paper by what it is or has: "which one is pure theory?", "which has a benchmark?"

@@ -82,6 +82,7 @@ _FRAME = re.compile(
     r" proposed)(?: (?:for|on|in|to))?"  # "what new techniques are there for test-time adaptation?"
     r"|what (?:has|have) (?:been |people |researchers )?(?:done|published|proposed|written|tried) (?:on|about|in|for|with|to)"
     r"|what (?:do|does) (?:we|you|the (?:store|collection|corpus)) have (?:on|about|for|in)"  # "what do we have on video?"
+    r"|(?:i'm|i am|we're|we are) (?:writing|reading) (?:up )?(?:about|on)"  # "I'm writing about making models faster"
     rf"|(?:i'm|i am|we're|we are) (?:interested|curious) (?:in|about)(?: (?:any |some |the )?{_KINDS_OF_WORK}"
     r"(?: (?:on|about|that|which))?)?"  # "I'm interested in papers about unlearning"
     rf"|(?:which|what) of the {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"
@@ -135,7 +136,8 @@ _LEADING_BEFORE = {"of": {"kinds", "kind", "types", "type", "sorts", "sort", "ru
                    "that": {"methods", "approaches", "techniques", "ways", "ideas"},
                    "for": {"methods", "approaches", "techniques", "ways", "ideas"},
                    "exist": {"methods", "approaches", "techniques", "ways", "ideas"}}  # a word that frames before these
-_TRAILING = frozenset("papers paper works abstracts articles please anything there out what's whats which any at all".split())
+_TRAILING = frozenset("papers paper works abstracts articles please anything there out what's whats which any at all are "
+                      "is exist exists".split())  # "what other papers involving robots are in the collection?"
 _TOKEN = re.compile(r"[\w'’]+|[—–:]|(?<=\s)-(?=\s)")
 
 

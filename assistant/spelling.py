@@ -55,12 +55,16 @@ class NameSpeller:
     def __init__(self, titles: Iterable[str], ids: Iterable[str] = ()) -> None:
         self.names: dict[str, str] = {}
         self.papers: dict[str, list[str]] = {}
+        self.short: dict[str, list[str]] = {}  # names of three capitals ('THR', 'ECA'): found only as written
         for title, pid in itertools.zip_longest(titles, ids):
             name = title_name(title)
             if name:
                 self.names.setdefault(name_key(name), name)
                 if pid is not None:
                     self.papers.setdefault(name_key(name), []).append(pid)
+            short = title_name(title, shortest=3)
+            if short and pid is not None and not name and re.fullmatch(r"[A-Z]{3}", short):
+                self.short.setdefault(short, []).append(pid)
 
     def _found(self, query: str):
         """(start, end, typed, name) of each name in the query, longest spans first, left to right."""
@@ -83,8 +87,9 @@ class NameSpeller:
         'what is LaserD' -> ('what is LASER-D', [LASER-D's id]). Coined names count however they are
         typed ('PoLR' as 'polr', 'Rosix-4870' as 'rosix 4870'); names in capitals only when typed in
         capitals or respelled into them ('CRISP', 'LASER-D'); ordinary words never, so a question about
-        'grace', 'echo' or 'deep learning' names no paper."""
-        pieces, last, named = [], 0, []
+        'grace', 'echo' or 'deep learning' names no paper. A name of three capitals ('THR') counts only as the
+        title writes it."""
+        pieces, last, found = [], 0, []  # found: (where in the query, paper) of each paper named
         for start, end, typed, name in self._found(query):
             if typed.lower() != name.lower():
                 pieces += [query[last:start], name]
@@ -92,8 +97,10 @@ class NameSpeller:
             kind = name_kind(name)
             if kind is None or (kind == "capitals" and typed != typed.upper()):
                 continue
-            named += [pid for pid in self.papers.get(name_key(name), []) if pid not in named]
-        return "".join(pieces) + query[last:], named
+            found += [(start, pid) for pid in self.papers.get(name_key(name), [])]
+        for short in re.finditer(r"(?<![\w-])[A-Z]{3}(?![\w-])", query):  # 'THR' as the title writes it, not 'thr'
+            found += [(short.start(), pid) for pid in self.short.get(short.group(), [])]
+        return "".join(pieces) + query[last:], list(dict.fromkeys(pid for _, pid in sorted(found, key=lambda f: f[0])))
 
     def respell(self, query: str) -> str:
         """'what is LaserD' -> 'what is LASER-D'; a query naming no paper comes back unchanged."""

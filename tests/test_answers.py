@@ -200,6 +200,15 @@ def test_which_has_or_which_one_is_a_kind_picks_among_the_last_answer_by_its_kin
     assert framework.citations and all("theory" in c.contributions for c in framework.citations)
 
 
+def test_going_back_to_a_paper_named_asks_about_it(corpus):
+    """"Going back to NuRL: what did they find?" after an answer without NuRL is about NuRL, not "they" of that answer."""
+    conversation = corpus.conversation()
+    corpus.ask("Which papers adapt a model at test time?", conversation=conversation, llm="none")
+    back = corpus.ask("Going back to NuRL: what did they find about which hints work best?", conversation=conversation,
+                      llm="none")
+    assert back.plan.restrict_to is None and [c.title.split(":")[0] for c in back.citations] == ["NuRL"]
+
+
 def test_these_papers_asked_first_are_the_stores(corpus):
     """With no earlier answer, "which of these papers ..." asks the store, not a follow-up on nothing."""
     answer = corpus.ask("I'm writing a related-work paragraph on world models. Which of these papers build a world model "
@@ -226,6 +235,7 @@ def test_follow_ups_are_resolved_against_the_last_answer(corpus):
     ("what about its accuracy?", None, "token usage accuracy"),
     ("proof simplification for Lean", None, "proof simplification for Lean"),
     ("and for robotics more broadly?", None, "robotics"),  # how wide the new topic is: no "more" of the last answer
+    ("How do the two differ in the guidance they give?", ["a", "b"], "differ in guidance"),
 ])
 def test_conversation_rules(question, expect_ids, expect_query):
     conversation = Conversation()

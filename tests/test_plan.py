@@ -852,3 +852,18 @@ def test_a_list_the_asker_compiles_is_a_list_question():
 
     assert asked("I'm compiling a list of papers that apply RL to multimodal models.") == \
         "papers that apply RL to multimodal models."
+
+
+def test_papers_named_each_doing_something_are_compared():
+    assert plan_of("How do SFPO, DPH-RL and THR each intervene in RL training?", named=["s", "d", "t"]).kind == "compare"
+    assert plan_of("How does SFPO intervene in RL training?", named=["s"]).kind == "named"
+
+
+def test_a_statement_of_what_the_asker_writes_about_and_whats_out_there_is_a_list():
+    from assistant.plan import asked
+
+    message = "I'm writing about making models think faster: shorter chains of thought. What's out there?"
+    assert asked(message) == "I'm writing about making models think faster: shorter chains of thought"
+    assert plan_of(asked(message)).kind == "list"
+    assert plan_of(asked(message)).query == "making models think faster: shorter chains of thought"
+    assert focus("What other papers involving robots are in the collection?") == "involving robots"

@@ -66,6 +66,11 @@ def test_name_speller_finds_coined_names_only():
     given = NameSpeller(["Deep Learning: a survey", "Self-Consistency: sampling ...", "LASER-D: Dynamic ..."], ["d", "s", "l"])
     assert given.named("deep learning and self-consistency for LASER-D") == ["l"]  # titles people gave
     assert given.named("what is laser-d") == []  # capitals are the name: typed in lower case it is found by search
+    # a name of three capitals counts as the title writes it, in the order the question names them
+    short = NameSpeller(["THR: Token Hidden Reward", "SFPO: Slow-Fast Policy Optimization", "ECA: Extrapolative ..."],
+                        ["t", "s", "e"])
+    assert short.named("How do SFPO and THR each change GRPO?") == ["s", "t"]
+    assert short.named("thr, Eca, THRs or ECA-like") == []
 
 
 def test_a_named_paper_is_found_even_when_the_encoder_misses_it(make_assistant, tmp_path):
