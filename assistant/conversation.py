@@ -43,6 +43,16 @@ _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:tho
                     re.IGNORECASE)
 # "and which improve stability?" (not "and which of those ..."): after a subset, another question of its set
 _AND_WHICH = re.compile(r"^\s*(?:and|also)\s+which\b(?!\s+(?:of|among)\b)", re.IGNORECASE)
+# A reference to several papers, which one paper cannot be: "any of them", "which of those", "these"
+_PLURAL = re.compile(r"\b(?:them|those|these|they|ones)\b", re.IGNORECASE)
+
+
+def sibling_of(turn) -> bool:
+    """Whether ``turn`` chose a subset of one paper from a set ("which of them is a benchmark?" -> Lean4PHYS): after
+    it, "which of them ...?" asks again of that set, which the sibling rule below reads."""
+    return bool(turn.within) and len(turn.within) > len(turn.citation_ids)
+
+
 # "Going back to NuRL: what did they find?": the paper it names again, whatever "they" of the last answer says
 BACK_TO = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now)[,\s]+)?(?:going|coming|getting)?\s*back\s+to\b|^\s*returning\s+to\b",
                      re.IGNORECASE)
@@ -332,6 +342,11 @@ class Conversation:
                 negated = _NEGATION.search(group_rest)
                 remaining = _content(_NEGATION.sub(" ", group_rest))
                 ids, papers = list(last.citation_ids), the_papers(len(last.citation_ids))
+                several = self._latest_of_several(last)
+                if len(ids) == 1 and _PLURAL.search(question) and several is not last and not sibling_of(previous):
+                    # "does any of them use PRMs?" after "tell me more about PoLR": "them" are the papers of the
+                    # latest answer of several, not the one paper told about
+                    ids, papers = list(several.citation_ids), f"the {len(several.citation_ids)} papers of an earlier answer"
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set
                 # (or "and which improve stability?" after "which of them improve pass@k?": the same set again)

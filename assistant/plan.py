@@ -165,14 +165,27 @@ _BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:but\s+not|and\s+not|excluding|except(?:\s
 
 
 def left_out_topic(question: str) -> str:
-    """The topic a list question sets aside as a set of papers: 'papers on agents, but not using RL' -> 'RL'."""
+    """The topic a list question sets aside as a set of papers: 'papers on agents, but not using RL' -> 'RL'. Not what
+    an example says in its own clause: 'pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k'."""
     found = _BUT_NOT.search(question)
-    return found.group("topic").strip() if found else ""
+    return found.group("topic").strip() if found and not _in_an_example(question, found) else ""
+
+
+def _in_an_example(text: str, found: re.Match) -> bool:
+    """Whether the contrast ``found`` is said inside the clause of an example ``text`` gives ('like RLVR boosting
+    pass@1 but not pass@k'), not as a clause of its own after it ('e.g. A or B, but not C')."""
+    example = _EXAMPLES.search(text)
+    if not example or example.start() >= found.start():
+        return False
+    example_start = example.start() + 1  # past the comma or space the example's opening words follow
+    return "," not in text[example_start:found.start()] and not found.group().lstrip(" ").startswith(",")
 
 
 def without_contrasts(text: str) -> str:
-    """``text`` without the clauses it sets aside; ``text`` itself if little would be left."""
-    kept = re.sub(r"\s*\(\s*\)|\s*\((?=[^()]*$)", "", _CONTRAST.sub("", text))  # "train models (rather than ...) to X"
+    """``text`` without the clauses it sets aside (not a contrast inside an example's clause: ``_in_an_example``);
+    ``text`` itself if little would be left."""
+    kept = _CONTRAST.sub(lambda m: m.group() if _in_an_example(text, m) else "", text)
+    kept = re.sub(r"\s*\(\s*\)|\s*\((?=[^()]*$)", "", kept)  # "train models (rather than ...) to X"
     kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(kept.split())).strip(" ,")
     left = [w for w in re.findall(r"\w+", kept.lower()) if len(w) > 2 and w not in _NOT_A_TOPIC]
     return kept if left else text

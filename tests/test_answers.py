@@ -209,6 +209,17 @@ def test_going_back_to_a_paper_named_asks_about_it(corpus):
     assert back.plan.restrict_to is None and [c.title.split(":")[0] for c in back.citations] == ["NuRL"]
 
 
+def test_them_after_an_answer_of_one_paper_are_the_papers_of_the_list_before(corpus):
+    """"does any of them use process reward models?" after "tell me more about PoLR" asks of the list before, not of
+    PoLR alone: one paper is no "them"."""
+    conversation = corpus.conversation()
+    cheap = corpus.ask("which papers reduce reasoning token usage?", conversation=conversation, llm="none")
+    corpus.ask("tell me more about PoLR", conversation=conversation, llm="none")
+    them = corpus.ask("does any of them use reinforcement learning?", conversation=conversation, llm="none")
+    assert them.plan.restrict_to == [c.id for c in cheap.citations] and len(cheap.citations) > 1
+    assert them.plan.resolution.startswith(f"the {len(cheap.citations)} papers of an earlier answer")
+
+
 def test_these_papers_asked_first_are_the_stores(corpus):
     """With no earlier answer, "which of these papers ..." asks the store, not a follow-up on nothing."""
     answer = corpus.ask("I'm writing a related-work paragraph on world models. Which of these papers build a world model "

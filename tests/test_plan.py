@@ -543,6 +543,9 @@ def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(m
     ("papers on video other than long video", "long video"),
     ("papers on agents excluding the ones about benchmarks", "benchmarks"),
     ("agents that are not language models", ""),  # a property of the agents, not a set to leave out
+    # what an example says in its own clause is no set left out; a clause of its own after the examples is
+    ("anything on pass@k in RL-trained LLMs? like RLVR boosting pass@1 but not pass@k", ""),
+    ("papers on agents, e.g. web agents or planners, but not robots", "robots"),
     ("papers on reasoning efficiency", ""),
 ])
 def test_the_topic_a_list_leaves_out(question, topic):
@@ -867,3 +870,12 @@ def test_a_statement_of_what_the_asker_writes_about_and_whats_out_there_is_a_lis
     assert plan_of(asked(message)).kind == "list"
     assert plan_of(asked(message)).query == "making models think faster: shorter chains of thought"
     assert focus("What other papers involving robots are in the collection?") == "involving robots"
+
+
+def test_a_contrast_inside_an_example_is_searched_with_it():
+    from assistant.plan import without_contrasts
+
+    assert without_contrasts("pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k") == \
+        "pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k"
+    assert without_contrasts("learned optimizers, e.g. learned update rules, rather than the model") == \
+        "learned optimizers, e.g. learned update rules"
