@@ -479,7 +479,7 @@ _FILLER = set("what which who how does do did is are was were the a an of about 
 
 
 def _content(text: str) -> str:
-    words = [w for w in re.findall(r"[\w\-]+", re.sub(r"['’]s\b", "", text)) if w.lower() not in _FILLER]
+    words = [w for w in re.findall(r"\w[\w\-@]*", re.sub(r"['’]s\b", "", text)) if w.lower() not in _FILLER]  # "Pass@k"
     while words and words[-1].lower() in _TRAILING:  # "what do they evaluate on?" -> "evaluate"
         words.pop()
     while words and words[0].lower() in _TRAILING:  # "which of them relies on RL?" -> "RL", not "on RL"

@@ -124,7 +124,7 @@ _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|
 # no topic to search for: its words would pull in the very papers it excludes. "Methods that do not need
 # labels" stays whole: there the negation is the property asked for.
 _CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|(?:please\s+)?exclude|"
-                       r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to|"
+                       r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to|outside\s+(?:of\s+)?|"
                        r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!()]*\)?", re.IGNORECASE)
 
 
@@ -679,7 +679,7 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
         text = _FORM_WORDS[form].sub(" ", _FORM_ASKED[form].sub(" ", text))
     for pattern in _CONTRIBUTION.values():
         text = pattern.sub(" ", text)
-    words = [w for w in re.findall(r"[\w\-/]+(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]
+    words = [w for w in re.findall(r"\w[\w\-/]*(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]  # not a bare "/"
     return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
 
 

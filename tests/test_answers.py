@@ -247,6 +247,7 @@ def test_follow_ups_are_resolved_against_the_last_answer(corpus):
     ("proof simplification for Lean", None, "proof simplification for Lean"),
     ("and for robotics more broadly?", None, "robotics"),  # how wide the new topic is: no "more" of the last answer
     ("How do the two differ in the guidance they give?", ["a", "b"], "differ in guidance"),
+    ("which of those care about Pass@k?", ["a", "b"], "care Pass@k"),  # a metric's name is one word
 ])
 def test_conversation_rules(question, expect_ids, expect_query):
     conversation = Conversation()

@@ -450,6 +450,7 @@ def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
     ("papers on video instead of images", "video"),
     ("Which papers study methods that do not need labels?", "study methods that do not need labels"),  # a property
     ("which ones are not about LLMs?", "which ones are not about LLMs"),  # nothing would be left to search for
+    ("is there any classic RL work for agents outside of LLM fine-tuning?", "classic RL work for agents"),
 ])
 def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     assert plan_of(question).query == searched
