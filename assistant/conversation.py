@@ -20,6 +20,7 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
 # Words that point at an earlier answer's papers, in every question that leans on one ("these papers", "the
 # ones", "each of them", "do they", "what did they"); ``_GROUP`` and ``_REFERS`` add their own.
 _POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)?the\s+ones\b"
+             r"|^\s*(?:just|only)\s+the\s+(?=[\w-]+(?:\s+[\w-]+)?\s+ones\b)"  # "just the image ones"
              r"|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
              r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these|the\s+(?:two|three|four|five)|both)\b")
 _NARROWING = ("filter", "narrow", "restrict", "limit")  # "filter to the ones about agents": a subset
@@ -67,6 +68,7 @@ _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?
                      # "any on physics?", "anything along those lines for physics?"
                      r"along\s+(?:those|these|the\s+same)\s+lines)\s+)?(?:on|about|for|in)\s+"
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
+                     r"|(?:ok(?:ay)?,?\s+)?(?:and|so)[,]?\s+(?:anything|any\s+papers?|something)\s+(?:(?:that|which)\s+(?=\w+s\b)|(?=using\b))"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
                       r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"

@@ -73,7 +73,7 @@ def _form_in(text: str) -> str | None:
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
-    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|" + DATA_USE_WORDS["evaluation"] + "|"
+    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|test\s+sets?|" + DATA_USE_WORDS["evaluation"] + "|"
                + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)(?:\s+(?:analys[ie]s|frameworks?|results?|justifications?|foundations?|"
               r"insights?|evidence|guarantees?|proofs?|bounds?))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
@@ -85,7 +85,8 @@ CONTRIBUTION_WORDS = {
               r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)",
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
-                                r"|analysis(?:-(?:style|type|heavy|focused|oriented))?\s+papers?"
+                                r"|analysis(?:-(?:style|type|heavy|focused|oriented))?\s+(?:papers?|stud(?:y|ies))"
+                                r"|(?:mostly|mainly|purely|primarily|largely|chiefly)\s+experiment(?:s|al)"
                                 r"|(?<!theoretical\s)(?<!formal\s)(?<!rigorous\s)(?<!mathematical\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical"  # "purely empirical"
                                 r"|(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)"
@@ -216,7 +217,8 @@ _LIST = re.compile(
     r"|\bwhat(?:'?s|\s+is)\s+(?:there|out\s+there|available)\s+(?:on|about|for|in|regarding)\b"  # "what's there on robotics"
     r"|\bwhat(?:'?s|\s+is)\s+(?:there\s+)?in\s+the\s+(?:collection|store|corpus|library)\s+(?:on|about|for|regarding)\b"
     r"|\bwhat\s+is\s+known\s+(?:about|on)\b"
-    r"|\b(?:everything|anything)\s+(?:(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)|here)\s+)?(?:on|about|that|which)\b"  # "everything on GRPO"
+    r"|\b(?:everything|anything)\s+(?:(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)|here)\s+)?(?:on|about|that|which|with|"
+    r"involving)\b"  # "everything on GRPO", "anything with robots"
     r"|\bwhat(?:'s|\s+is)\s+(?:new|happening)\s+(?:in|on|for|about|with)\b"  # "what's new in speech?"
     r"|^\s*how\s+many\s+(?:papers|works|studies|articles)\b"  # "how many papers are about RL?": the count comes first
     r"|\bwhat\s+(?:are|is)\s+(?:the\s+)?(?:recent\s+|latest\s+|new\s+|current\s+)?(?:advances|developments|progress|"
@@ -238,6 +240,7 @@ _LIST = re.compile(
     r"|\s(?:anywhere|at\s+all)\s*[?.!]*\s*$"  # "is an LLM used as a reasoning engine for biology anywhere?"
     # "test-time adaptation methods where the model updates itself": a kind of method, described
     r"|^\s*[\w-]+(?:\s+[\w-]+){0,4}?\s+(?:approaches|methods|techniques|algorithms)\s+(?:where|that|which|in\s+which|whose)\b"
+    r"|^\s*(?:stuff|things|work|anything|something|[\w-]+)\s+(?:where|in\s+which|whereby)\b"  # "training where the model gets hints"
     r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
@@ -737,7 +740,7 @@ def asks_for_every_paper(question: str) -> bool:
 
 # "I'm surveying methods for making chain-of-thought cheaper; which abstracts propose ways to shorten reasoning?":
 # what the asker says of themselves, then the question. Its frame is in the question, not in the statement before.
-_ABOUT_THE_ASKER = re.compile(r"^\s*(?:i|i'm|i am|we|we're|we are|my|our|as\s+(?:a|an)|"
+_ABOUT_THE_ASKER = re.compile(r"^\s*(?:(?:so|ok(?:ay)?|well|hmm+|and)[,\s]+)?(?:i|i'm|i am|we|we're|we are|my|our|as\s+(?:a|an)|"
                               r"(?:currently\s+)?(?:writing|working\s+on|preparing|reviewing))\b[^;?]*?(?:;|[.!:](?=\s))\s*(?P<asked>"
                               r"(?:which|what|are|is|do|does|did|any|how|can|could|show|list|find|give|get)\b[^;]+)$",
                               re.IGNORECASE)
@@ -816,6 +819,9 @@ _AFTER_THE_QUESTION = re.compile(r"(?:(?<=[?.!])\s+|\s*" + DASH + r"\s*)(?P<rema
 _NOT_AFTER = re.compile(r"(?<=[?.!])\s+(?:but\s+)?not\s+(?:(?:the|any)\s+(?P<topic>[\w/-]+(?:\s+[\w/-]+){0,3}?)"
                         r"(?:\s+(?:stuff|ones|papers|work|things))?|(?P<kind>[\w/-]+(?:\s+[\w/-]+){0,2}?)\s+(?:stuff|ones|papers|things))"
                         r"\s*[.!?]*\s*$", re.IGNORECASE)
+# "(test time adaptation i think its called?)", "i guess": what the asker is unsure of says nothing of the topic
+_HEDGE = re.compile(r"\s*\b(?:i\s+think|i\s+guess|i\s+believe)\s+(?:it'?s|that'?s|they'?re|this\s+is)\s+called\b\??"
+                    r"|,?\s*\b(?:or\s+something(?:\s+like\s+that)?|if\s+that\s+makes\s+sense)\b", re.IGNORECASE)
 _FOR_ALL = re.compile(r"\b(?:every|each|all|everything|full|whole|complete)\b", re.IGNORECASE)
 
 
@@ -838,7 +844,7 @@ def asked(question: str) -> str:
     """The question a message asks, without what the asker first says of their own work; or that statement,
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
-    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT):
+    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT, _HEDGE):
         question = said_around.sub("", question) or question  # what the message says around its question
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
     if set_aside and _has_content(question[:set_aside.start()]):

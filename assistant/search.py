@@ -125,7 +125,7 @@ _LEADING = frozenset("""which what whats what's who where how do does did can co
 show give find list name point me us you i we i'd i'm we'd like want need looking searching for any all every some the a an
 papers paper works abstracts abstract research studies articles article submissions submission whose enumerate identify there here anything everything something in
 that about on regarding concerning related relevant to mentioning mention mentions discussing discuss discusses known exist
-exists available anyone anybody people researchers of have has collection store corpus this""".split())
+exists available anyone anybody people researchers of have has collection store corpus this stuff things""".split())
 # Words that frame only after a frame word ("what kinds of methods reduce X", "where can I read about X")
 _FRAMING_AFTER = frozenset("methods approaches techniques ways ideas read learn see know recent new latest current other "
                            "doing".split())

@@ -60,7 +60,8 @@ def _inflected(word: str, stem: Callable[[str], str], papers_holding: Callable[[
 # Chat shorthand, written out: "how do ppl guarantee ...", "diff topic:", "methods w/o labels"
 _SHORTHAND = {"ppl": "people", "pls": "please", "plz": "please", "thx": "thanks", "abt": "about", "smth": "something",
               "sth": "something", "esp": "especially", "u": "you", "ur": "your", "w/": "with", "w/o": "without",
-              "diff": "different"}
+              "diff": "different", "im": "I'm", "ive": "I've", "whats": "what's", "dont": "don't", "doesnt": "doesn't",
+              "isnt": "isn't", "arent": "aren't", "thats": "that's"}  # an apostrophe left out
 _SHORT = re.compile(r"(?<![\w/-])(?:w/o|w/|[a-z]+)(?![\w/-])")
 
 

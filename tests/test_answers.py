@@ -248,6 +248,8 @@ def test_follow_ups_are_resolved_against_the_last_answer(corpus):
     ("and for robotics more broadly?", None, "robotics"),  # how wide the new topic is: no "more" of the last answer
     ("How do the two differ in the guidance they give?", ["a", "b"], "differ in guidance"),
     ("which of those care about Pass@k?", ["a", "b"], "care Pass@k"),  # a metric's name is one word
+    ("just the image ones", ["a", "b"], "image"),  # a subset by what the ones are
+    ("ok and anything that uses CLIP?", None, "uses CLIP"),  # a new search, not read with the last question
 ])
 def test_conversation_rules(question, expect_ids, expect_query):
     conversation = Conversation()

@@ -880,3 +880,26 @@ def test_a_contrast_inside_an_example_is_searched_with_it():
         "pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k"
     assert without_contrasts("learned optimizers, e.g. learned update rules, rather than the model") == \
         "learned optimizers, e.g. learned update rules"
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("stuff where the AI writes out several answers and merges them", "list"),  # a kind of thing, described
+    ("training where the model gets a hint when the problem is too hard", "list"),
+    ("robot papers?? anything with robots doing physical things", "list"),
+    ("new test sets that check whether AI can do professional work", "contribution"),
+    ("I want the papers that are mostly experiments to understand why something fails", "contribution"),
+    ("proof simplification for Lean", "topic"),  # a search, as before
+])
+def test_casual_ways_of_asking_for_papers(question, kind):
+    from assistant.plan import asked
+
+    assert plan_of(asked(question)).kind == kind
+
+
+def test_what_the_asker_says_before_and_inside_the_question_is_not_its_topic():
+    from assistant.plan import asked
+
+    assert asked("so I keep seeing GRPO everywhere. which papers tweak the RL training?") == \
+        "which papers tweak the RL training?"
+    assert asked("papers where the model updates on test data (test time adaptation i think its called?)") == \
+        "papers where the model updates on test data (test time adaptation)"
