@@ -49,6 +49,9 @@ def index_folder(home: Path, collection: str, chroma_url: str | None) -> Path:
     return home / "lexical" / f"{collection}-{where}"
 
 
+# Verb forms no ending gives: what a question says was done, not what it is about ("agents built on LLMs")
+_IRREGULAR = frozenset("built made written wrote done did given gave taken took got gotten found brought thought kept left "
+                       "ran run went gone shown seen saw told".split())
 # Prefixes that make a word from a word, whatever the field: "unlabeled", "non-stationary", "multilingual",
 # "self-supervised" (not "re-", "co-", "pro-": "recommender" and "protein" are no "commender" or "tein")
 _PREFIX = re.compile(r"^(?:un|non|semi|self|multi|pre|post|sub|inter|intra|over|under)-?(?=\w{4})")
@@ -315,7 +318,19 @@ class LexicalIndex:
         hyphenated words ("mixtureofexperts"), which count only when their parts are unknown too."""
         shares = self.term_shares(query) if shares is None else shares
         joined = {t for w in re.findall(r"\w+(?:-\w+)+", topic_words(query)) for t in self.tokenize([w.replace("-", "")])[0]}
-        return sum(share for term, share in shares.items() if term not in joined and self._unknown(term))
+        said = {t for w in topic_words(query).split() if self._a_verb(w.lower()) for t in self.tokenize([w])[0]}
+        return sum(share for term, share in shares.items() if term not in joined and term not in said and self._unknown(term))
+
+    def _a_verb(self, word: str) -> bool:
+        """Whether ``word`` is a verb's form, which says how a topic is asked rather than what field it is in:
+        "writes", "tweaks", "built" (a plural noun is one too, "proteins": its singular still counts)."""
+        if word in _IRREGULAR:
+            return True
+        for ending in ("es", "s", "ed", "d"):
+            base = word[:-len(ending)]
+            if word.endswith(ending) and not word.endswith("ss") and len(base) >= 3 and base in self.english:
+                return True
+        return False
 
     def unknown_words(self, query: str) -> list[str]:
         """The words of what ``query`` is about (``topic_words``) that no paper of the index holds, as typed:

@@ -266,6 +266,10 @@ def test_a_list_on_what_no_paper_mentions_finds_nothing(corpus):
     # a prefix on a word the papers hold makes no word of another field: "unlabeled" is "labeled" not yet labeled
     assert corpus.lexical.unknown_share("adapting on unlabeled test data") == 0
     assert corpus.lexical.unknown_share("recommender systems") > 0.25  # no "re-" taken off: no "commender"
+    # a verb's form says how the topic is asked, not what field it is in: "writes", "tweaks", "built"
+    assert corpus.lexical.unknown_share("the model tweaks its weights and writes several answers") == 0
+    assert corpus.lexical.unknown_share("papers about agents built on LLMs") == 0
+    assert corpus.lexical.unknown_share("protein folding") > 0.25 and corpus.lexical.unknown_share("watermarking") > 0.25
     built = corpus.ask("papers about agents built on LLMs", llm="none", page_size=None)
     assert "WebShaper" in {short_title(c.title) for c in built.citations}
 
