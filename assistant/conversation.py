@@ -157,7 +157,13 @@ def points_inside(question: str) -> bool:
     words of a topic at least: "sampling several reasoning paths and then picking among them", "lean papers, and
     every one of them". Asked first, such a question leans on no answer ("which of them use RL?" does)."""
     found = _REFERS.search(question)
-    return bool(found) and sum(len(run) for run in topic_runs(question[:found.start()])) >= 2
+    said = [w for run in topic_runs(question[:found.start()]) for w in run if w.lower() not in _COMPARING] if found else []
+    return len(said) >= 2  # "what's the difference between those" names nothing of its own
+
+
+# What a comparison says of the papers it compares, naming no topic: "the difference between those"
+_COMPARING = frozenset("differ differs different difference differences compare compared comparison contrast similar "
+                       "similarity similarities common".split())
 
 
 # "of them", "these papers", "do they": words that point at an earlier answer's papers (not "their", which a

@@ -760,7 +760,7 @@ _WHICH_ARE_THEY = re.compile(r"(?<=[?.!])\s*(?:so\s+)?(?:which|what)\s+(?:papers
 # "Multilingual, cross-lingual, low-resource, anything like that": examples, not a follow-up asking for similar papers
 # ", that sort of thing", ", whatever", "etc.": the examples before it are all the question gives
 _LIKE_THAT = re.compile(r"(?:,\s*(?:or\s+|and\s+)?(?:anything|something|stuff|things)\s+(?:like\s+(?:that|this)|similar|along\s+those\s+lines)"
-                        r"|(?:,\s*|\s+)(?:or\s+|and\s+)?(?:that|this)\s+(?:sort|kind|type)\s+of\s+(?:thing|stuff)"
+                        r"|(?:,\s*|\s+)(?:or\s+|and\s+)?(?:that|this)\s+(?:(?:sort|kind|type)\s+of|kinda|sorta)\s+(?:thing|stuff)"
                         r"|(?:,\s*(?:or\s+)?|\s+or\s+)whatever|(?:,\s*|\s+)(?:etc\.?|and\s+so\s+on|and\s+the\s+like|or\s+similar))"
                         r"\s*[.!?]*\s*$", re.IGNORECASE)
 _LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>(?!(?:which|what|who|how|why|when|where|is|are|do|does|can|could|if|and|"
@@ -853,8 +853,9 @@ def asked(question: str) -> str:
     question = _without_remarks(question)
     question = _OTHER_THAN.sub(lambda m: f"non-{m.group('other')} {m.group('kind')}", question)
     listed = _LISTED_AFTER.match(question)  # "... other than English? Multilingual, cross-lingual, low-resource."
-    if listed:
-        question = f"{listed.group('asked')}, e.g. {listed.group('items')}?"
+    if listed:  # "...? like physics, biology": "like" says they are examples already
+        items = re.sub(r"^(?:like|such\s+as|e\.g\.,?|for\s+example,?)\s+", "", listed.group("items"), flags=re.IGNORECASE)
+        question = f"{listed.group('asked')}, e.g. {items}?"
     if _WHICH_DO.search(question) and _WHICH_DO.sub("", question).strip():  # "X — which papers propose one?"
         question = "papers on " + _WHICH_DO.sub("", question).strip()
     question = _COLLECTING.sub("papers ", question) or question

@@ -53,7 +53,7 @@ def topic_runs(query: str) -> list[list[str]]:
     runs: list[list[str]] = [[]]
     for word in _WORD_OR_MARK.findall(query):
         if word[0].isalnum() or word[0] == "_":
-            if word.lower().strip("'") not in NOT_TOPIC_WORDS:
+            if re.sub(r"['’]s$", "", word.lower().strip("'")) not in NOT_TOPIC_WORDS:  # "what's" is "what"
                 runs[-1].append(word)
                 continue
         if runs[-1]:

@@ -903,3 +903,16 @@ def test_what_the_asker_says_before_and_inside_the_question_is_not_its_topic():
         "which papers tweak the RL training?"
     assert asked("papers where the model updates on test data (test time adaptation i think its called?)") == \
         "papers where the model updates on test data (test time adaptation)"
+
+
+def test_examples_after_the_question_and_a_comparison_asked_first():
+    from assistant.conversation import points_inside
+    from assistant.plan import asked
+
+    assert asked("which papers use ML for science? like physics, biology, that kind of thing") == \
+        "which papers use ML for science, e.g. physics, biology?"
+    assert asked("papers about preference learning - preference feedback, RLHF, that kinda thing") == \
+        "papers about preference learning - preference feedback, RLHF"
+    # "the difference between those" names nothing "those" could point at: asked first, it leans on no answer it has
+    assert not points_inside("what's the difference between those")
+    assert points_inside("sampling several reasoning paths and then picking among them")
