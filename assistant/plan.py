@@ -82,7 +82,8 @@ CONTRIBUTION_WORDS = {
               r"|(?:convergence|optimality|correctness)\s+proofs?"
               r"|(?:generali[sz]ation|regret|sample[\s-]complexity|error|convergence)\s+(?:bounds?|rates?)"
               r"|deriv(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:bounds?|guarantees?|theorems?)"
-              r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)",
+              r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)"
+              r"|(?:math|mathematical)\s+(?:theory|theories|proofs?)|guarantees",  # "real math theory", "bounds or guarantees"
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis(?:-(?:style|type|heavy|focused|oriented))?\s+(?:papers?|stud(?:y|ies))"
@@ -680,8 +681,8 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
     form = method_form or _form_in(text)
     if form:  # "a new network architecture or layer design": the form asked, not a topic
         text = _FORM_WORDS[form].sub(" ", _FORM_ASKED[form].sub(" ", text))
-    for pattern in _CONTRIBUTION.values():
-        text = pattern.sub(" ", text)
+    for pattern in _CONTRIBUTION.values():  # with what says it is an example of the kind: "like proving bounds"
+        text = re.sub(r"(?:\b(?:like|such\s+as|e\.g\.,?)\s+)?(?:" + pattern.pattern + ")", " ", text, flags=re.IGNORECASE)
     words = [w for w in re.findall(r"\w[\w\-/]*(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]  # not a bare "/"
     return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
 

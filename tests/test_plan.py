@@ -433,6 +433,9 @@ def test_a_kind_a_question_sets_aside_or_leaves_open_is_not_asked_for():
     assert contributions_asked("which papers' central contribution is a rigorous analysis of how transformers "
                                "train?") == ["theory"]
     assert contributions_asked("Which papers contribute a new system?") == ["system/tool"]
+    # "real math theory, like proving bounds or guarantees": the kind, and examples of it; no topic is left
+    theory = plan_of("which papers actually have real math theory in them, like proving bounds or guarantees?")
+    assert theory.contributions == ["theory"] and theory.query == ""
 
 
 def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
