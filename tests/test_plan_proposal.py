@@ -38,7 +38,7 @@ def proposal(kind: str, topics: list[str], contributions: list[str] | None = Non
 
 
 def test_an_accepted_proposal_plans_the_question(server, corpus_home, embedder):
-    question = "I am reading up on proofs in Lean as well as on robot manipulation"
+    question = "proofs in Lean as well as robot manipulation"
     rules = via(server.url, corpus_home, embedder, llm_plans=False).plan(question)
     assert rules.kind == "topic" and len(rules.topics) == 1  # the rules read one topic
     server.requests.clear()
