@@ -498,7 +498,7 @@ THE_STORE = re.compile(r"\b(?:in|from|of|within)\s+(?:the|this|our|your)\s+(?:co
 
 
 def _kinds_in(question: str) -> list[str]:
-    wanted = _USED.sub(" ", _EXCLUSION.sub("", _ANY_OF_KINDS.sub("", THE_STORE.sub(" ", question))))
+    wanted = _USED_PASSIVE.sub(" ", _USED.sub(" ", _EXCLUSION.sub("", _ANY_OF_KINDS.sub("", THE_STORE.sub(" ", question)))))
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     form = _form_in(wanted)  # a method of a form: "propose a new attention mechanism", "introduce a new metric"
@@ -569,6 +569,10 @@ def _method_form(question: str, kinds: list[str]) -> str | None:
 _USED = re.compile(r"\b(?:use[sd]?|using|evaluat(?:e[sd]?|ing)|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
                    r"experiment\w*)\s+(?:(?:on|with|against|in|over|across)\s+)?(?:\w+\s+){0,3}?"
                    r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
+# ... or said of them in the passive: "where both benchmark families are explicitly evaluated"
+_USED_PASSIVE = re.compile(r"\b(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\s+(?:(?!(?:that|which|who)\b)[\w-]+\s+){0,2}?"
+                           r"(?:are|is|were|was|being|get|gets)\s+"
+                           r"(?:\w+ly\s+)?(?:evaluated|used|tested|reported|measured|run|employed|adopted)\b", re.IGNORECASE)
 
 
 # An imperative that asks for what follows it: "list benchmarks for agents", "show me any surveys".

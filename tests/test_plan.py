@@ -420,6 +420,11 @@ def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
     assert contributions_asked("which papers are evaluated on standard datasets?") == []
     assert contributions_asked("Which papers introduce a benchmark and evaluate on it?") == ["benchmark/dataset"]
     assert contributions_asked("Which papers contribute a new training dataset?") == ["benchmark/dataset"]
+    # said of the benchmarks in the passive, a use too; a relative clause on what a paper introduces is not
+    assert contributions_asked("Which ones report on AIME? I only want those where both benchmark families are "
+                               "explicitly evaluated.") == []
+    assert contributions_asked("which papers introduce a dataset that is used for training agents?") == \
+        ["benchmark/dataset"]
 
 
 def test_a_kind_a_question_sets_aside_or_leaves_open_is_not_asked_for():
