@@ -8,7 +8,7 @@ them, and a short question leaning on "it"/"they" is read together with the last
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .plan import DASH, is_list, the_papers
 from .query_words import topic_runs
@@ -44,6 +44,9 @@ _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:tho
                     re.IGNORECASE)
 # "and which improve stability?" (not "and which of those ..."): after a subset, another question of its set
 _AND_WHICH = re.compile(r"^\s*(?:and|also)\s+which\b(?!\s+(?:of|among)\b)", re.IGNORECASE)
+# What "going back to the robotics set" calls the answer, besides its topic
+_SET_WORDS = frozenset("the a an set list papers paper ones answer answers earlier first last previous question topic one "
+                       "of on about".split())
 # A reference to several papers, which one paper cannot be: "any of them", "which of those", "these"
 _PLURAL = re.compile(r"\b(?:them|those|these|they|ones)\b", re.IGNORECASE)
 
@@ -250,6 +253,13 @@ class Conversation:
 
     def resolve(self, question: str) -> Resolved:
         question = _BROADLY.sub("", question) or question  # "and for robotics more broadly?" switches to robotics
+        earlier = self._gone_back_to(question)
+        if earlier is not None:  # "Going back to the robotics set: which one ...?" asks it of that answer
+            turns, rest = earlier
+            resolved = Conversation(turns).resolve(rest)
+            if resolved.restrict_to is not None:
+                why = resolved.why.replace("the last answer", "that answer")
+                return replace(resolved, why=f"{why}, going back to the answer on {turns[-1].query}")
         last = next((t for t in reversed(self.turns) if t.citation_ids), None)
         if not self.turns:
             return Resolved(question, None)
@@ -382,6 +392,23 @@ class Conversation:
             query = f"{previous.query} {_content(rest)}".strip()
             return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)
+
+    def _gone_back_to(self, question: str) -> tuple[list["Turn"], str] | None:
+        """The turns up to the earlier answer a question goes back to, and what it asks of it: "Going back to the
+        robotics/embodied set: which one offers safety guarantees?" -> the turns up to the answer whose query
+        shares a word with "robotics/embodied", and "which one offers safety guarantees?"."""
+        back = BACK_TO.match(question)
+        if back is None:
+            return None
+        head, sep, rest = (re.split(r"(:|,|" + DASH + ")", question[back.end():], maxsplit=1) + ["", ""])[:3]
+        words = {w.lower() for w in re.findall(r"\w[\w-]*", head)} - _SET_WORDS
+        if not sep or not rest.strip() or not words:
+            return None
+        for i in range(len(self.turns) - 1, -1, -1):
+            turn = self.turns[i]
+            if turn.citation_ids and words & {w.lower() for w in re.findall(r"\w[\w-]*", f"{turn.query} {turn.question}")}:
+                return self.turns[:i + 1], rest.strip()
+        return None
 
     def kinds_for(self, plan) -> AskedKinds:
         """The kinds of contribution the answer to ``plan`` holds to: the plan's own, or for a follow-up within

@@ -200,6 +200,18 @@ def test_which_has_or_which_one_is_a_kind_picks_among_the_last_answer_by_its_kin
     assert framework.citations and all("theory" in c.contributions for c in framework.citations)
 
 
+def test_going_back_to_an_earlier_set_asks_of_its_papers(corpus):
+    """"Going back to the robotics set: which one ...?" after a subset of one asks of the robotics answer's papers."""
+    conversation = corpus.conversation()
+    robots = corpus.ask("Which works address robotics or embodied agents?", conversation=conversation, llm="none")
+    corpus.ask("Which of them is about evaluating policies?", conversation=conversation, llm="none")
+    back = corpus.ask("Going back to the robotics/embodied set: which one offers hard safety guarantees via a symbolic, "
+                      "non-LLM component?", conversation=conversation, llm="none")
+    assert back.plan.restrict_to == [c.id for c in robots.citations] and len(robots.citations) > 1
+    assert [c.title.split(":")[0] for c in back.citations] == ["VIRF"]
+    assert "going back to the answer on" in back.plan.resolution
+
+
 def test_going_back_to_a_paper_named_asks_about_it(corpus):
     """"Going back to NuRL: what did they find?" after an answer without NuRL is about NuRL, not "they" of that answer."""
     conversation = corpus.conversation()
