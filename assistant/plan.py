@@ -76,7 +76,8 @@ CONTRIBUTION_WORDS = {
     BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|test\s+sets?|" + DATA_USE_WORDS["evaluation"] + "|"
                + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)(?:\s+(?:analys[ie]s|frameworks?|results?|justifications?|foundations?|"
-              r"insights?|evidence|guarantees?|proofs?|bounds?))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
+              r"insights?|evidence|guarantees?|proofs?|bounds?|treatments?|arguments?|characteri[sz]ations?|"
+              r"understanding|perspectives?|contributions?))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
               # what a theory paper does: "prove theorems about transformers", "derive generalization bounds"
               r"|prov(?:e|es|ed|ing)\s+(?:that|theorems?|convergence|(?:\w+\s+)?bounds?)"
               r"|(?:convergence|optimality|correctness)\s+proofs?"
@@ -715,7 +716,7 @@ large-scale systematic something anything measure measures study studies examine
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
 searching interested need want actually really exactly
 their its own method methods approach approaches tasks questions problems core itself themselves
-genuine actual real proper solid component components element elements side part""".split())  # "back their proposed method with theory": any paper's
+genuine actual real proper solid component components element elements side part giving offering providing""".split())  # "back their proposed method with theory": any paper's
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.

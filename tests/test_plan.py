@@ -441,6 +441,9 @@ def test_a_kind_a_question_sets_aside_or_leaves_open_is_not_asked_for():
     # "real math theory, like proving bounds or guarantees": the kind, and examples of it; no topic is left
     theory = plan_of("which papers actually have real math theory in them, like proving bounds or guarantees?")
     assert theory.contributions == ["theory"] and theory.query == ""
+    # "a theoretical treatment of X", "theoretical contributions in X": the kind, and X its topic
+    assert plan_of("Are there papers giving a theoretical treatment of test-time scaling?").query == "test-time scaling"
+    assert plan_of("I'm looking for theoretical contributions in reinforcement learning").query == "reinforcement learning"
 
 
 def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
