@@ -51,12 +51,6 @@ _SET_WORDS = frozenset("the a an set list papers paper ones answer answers earli
 _PLURAL = re.compile(r"\b(?:them|those|these|they|ones)\b", re.IGNORECASE)
 
 
-def sibling_of(turn) -> bool:
-    """Whether ``turn`` chose a subset of one paper from a set ("which of them is a benchmark?" -> Lean4PHYS): after
-    it, "which of them ...?" asks again of that set, which the sibling rule below reads."""
-    return bool(turn.within) and len(turn.within) > len(turn.citation_ids)
-
-
 # "Going back to NuRL: what did they find?": the paper it names again, whatever "they" of the last answer says
 BACK_TO = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now)[,\s]+)?(?:going|coming|getting)?\s*back\s+to\b|^\s*returning\s+to\b",
                      re.IGNORECASE)
@@ -361,7 +355,7 @@ class Conversation:
                 remaining = _content(_NEGATION.sub(" ", group_rest))
                 ids, papers = list(last.citation_ids), the_papers(len(last.citation_ids))
                 several = self._latest_of_several(last)
-                if len(ids) == 1 and _PLURAL.search(question) and several is not last and not sibling_of(previous):
+                if len(ids) == 1 and _PLURAL.search(question) and several is not last and not chosen_from:
                     # "does any of them use PRMs?" after "tell me more about PoLR": "them" are the papers of the
                     # latest answer of several, not the one paper told about
                     ids, papers = list(several.citation_ids), f"the {len(several.citation_ids)} papers of an earlier answer"

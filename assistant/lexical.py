@@ -35,7 +35,7 @@ from .locks import locked
 from .memory import release_free_memory
 from .query_words import topic_words
 from .spelling import NameSpeller
-from .typos import EnglishWords, respelled
+from .typos import EnglishWords, a_verb_form, respelled
 from .store import Store
 
 K1, B = 1.5, 0.75  # BM25 (Lucene's variant), bm25s's defaults
@@ -49,9 +49,6 @@ def index_folder(home: Path, collection: str, chroma_url: str | None) -> Path:
     return home / "lexical" / f"{collection}-{where}"
 
 
-# Verb forms no ending gives: what a question says was done, not what it is about ("agents built on LLMs")
-_IRREGULAR = frozenset("built made written wrote done did given gave taken took got gotten found brought thought kept left "
-                       "ran run went gone shown seen saw told".split())
 # Prefixes that make a word from a word, whatever the field: "unlabeled", "non-stationary", "multilingual",
 # "self-supervised" (not "re-", "co-", "pro-": "recommender" and "protein" are no "commender" or "tein")
 _PREFIX = re.compile(r"^(?:un|non|semi|self|multi|pre|post|sub|inter|intra|over|under)-?(?=\w{4})")
@@ -318,19 +315,13 @@ class LexicalIndex:
         hyphenated words ("mixtureofexperts"), which count only when their parts are unknown too."""
         shares = self.term_shares(query) if shares is None else shares
         joined = {t for w in re.findall(r"\w+(?:-\w+)+", topic_words(query)) for t in self.tokenize([w.replace("-", "")])[0]}
-        said = {t for w in topic_words(query).split() if self._a_verb(w.lower()) for t in self.tokenize([w])[0]}
-        return sum(share for term, share in shares.items() if term not in joined and term not in said and self._unknown(term))
-
-    def _a_verb(self, word: str) -> bool:
-        """Whether ``word`` is a verb's form, which says how a topic is asked rather than what field it is in:
-        "writes", "tweaks", "built" (a plural noun is one too, "proteins": its singular still counts)."""
-        if word in _IRREGULAR:
-            return True
-        for ending in ("es", "s", "ed", "d"):
-            base = word[:-len(ending)]
-            if word.endswith(ending) and not word.endswith("ss") and len(base) >= 3 and base in self.english:
-                return True
-        return False
+        unknown = {term for term in shares if term not in joined and self._unknown(term)}
+        if not unknown:  # most questions: the word list is not read
+            return 0.0
+        # a verb's form ("writes", "built") says how the topic is asked, not what field it is in
+        said = {t for w in topic_words(query).split() if set(terms := self.tokenize([w])[0]) & unknown
+                and a_verb_form(w.lower(), self.english) for t in terms}
+        return sum(shares[term] for term in unknown - said)
 
     def unknown_words(self, query: str) -> list[str]:
         """The words of what ``query`` is about (``topic_words``) that no paper of the index holds, as typed:
@@ -342,7 +333,7 @@ class LexicalIndex:
 
     def _unknown(self, term: str) -> bool:
         """Whether no paper of the index holds ``term``, nor the word it makes with a prefix taken off: "unlabeled"
-        is no word of a field the store lacks when its papers hold "labeled" (``_PREFIXES``)."""
+        is no word of a field the store lacks when its papers hold "labeled" (``_PREFIX``)."""
         if self._vocab.get(term) is not None:
             return False
         prefix = _PREFIX.match(term)

@@ -30,7 +30,7 @@ from .acronyms import definitions, readings
 from .embedding import Embedder
 from .filters import Filter
 from .lexical import LexicalIndex
-from .query_words import compound_head, topic_words
+from .query_words import NOT_TOPIC_WORDS, compound_head, topic_words
 from .results import PaperHit
 from .spelling import name_kind
 from .store import Store
@@ -286,7 +286,8 @@ def proper_names(query: str, english) -> list[str]:
     benchmark "Winoground". Coined as much as "Qwen3" is; "Atari", "Llama" and "Lean", which dictionaries hold, are
     not. (A capitalised slip, "Reinforcment", is one too: no paper holds it, and a coined word only adds papers.)"""
     found = re.finditer(r"(?<![\w\-.])[A-Z][a-z]{3,}(?![\w\-])", query)
-    return [squashed(m.group()) for m in found if m.group().lower() not in english]
+    # asking words first ("Which", "Papers"): the word list is read only for a capitalised word of the topic
+    return [squashed(m.group()) for m in found if m.group().lower() not in NOT_TOPIC_WORDS and m.group().lower() not in english]
 
 
 def holds(text: str, words: list[str]) -> bool:

@@ -57,14 +57,13 @@ class NameSpeller:
         self.papers: dict[str, list[str]] = {}
         self.short: dict[str, list[str]] = {}  # names of three capitals ('THR', 'ECA'): found only as written
         for title, pid in itertools.zip_longest(titles, ids):
-            name = title_name(title)
-            if name:
+            name = title_name(title, shortest=3)
+            if name and len(name_key(name)) >= MIN_KEY:
                 self.names.setdefault(name_key(name), name)
                 if pid is not None:
                     self.papers.setdefault(name_key(name), []).append(pid)
-            short = title_name(title, shortest=3)
-            if short and pid is not None and not name and re.fullmatch(r"[A-Z]{3}", short):
-                self.short.setdefault(short, []).append(pid)
+            elif name and pid is not None and re.fullmatch(r"[A-Z]{3}", name):
+                self.short.setdefault(name, []).append(pid)
 
     def _found(self, query: str):
         """(start, end, typed, name) of each name in the query, longest spans first, left to right."""

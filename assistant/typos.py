@@ -48,13 +48,27 @@ _AMERICAN = [(r"is(e[sd]?|ing|ation|ations|er|ers)$", r"iz\1"), (r"ys(e[sd]?|ing
 _ENDINGS = ("est", "er", "ers", "ly", "ness", "ing", "ed", "s")
 
 
+def _with_ending(word: str, endings: tuple[str, ...], is_base: Callable[[str], bool]) -> bool:
+    """Whether ``word`` is a base of three letters or more that ``is_base`` accepts, with one of ``endings``."""
+    return any(word.endswith(ending) and len(word) - len(ending) >= 3 and is_base(word[:-len(ending)]) for ending in endings)
+
+
 def _inflected(word: str, stem: Callable[[str], str], papers_holding: Callable[[str], int]) -> bool:
     """Whether ``word`` is a word the papers hold with an ending ("largest", "cheapest", "fastest")."""
-    for ending in _ENDINGS:
-        base = word[:-len(ending)]
-        if word.endswith(ending) and len(base) >= 3 and any(papers_holding(stem(b)) > 0 for b in (base, base + "e")):
-            return True
-    return False
+    return _with_ending(word, _ENDINGS, lambda base: any(papers_holding(stem(b)) > 0 for b in (base, base + "e")))
+
+
+# Verb forms no ending gives: what a question says was done, not what it is about ("agents built on LLMs")
+_IRREGULAR = frozenset("built made written wrote done did given gave taken took got gotten found brought thought kept left "
+                       "ran run went gone shown seen saw told".split())
+
+
+def a_verb_form(word: str, english: Container[str]) -> bool:
+    """Whether lower-case ``word`` is a verb's form, a word of ``english`` with an ending ("writes", "tweaks") or
+    irregular ("built"): it says how a topic is asked rather than what field it is in. A plural noun is one too
+    ("proteins"); its singular is not."""
+    return word in _IRREGULAR or (not word.endswith("ss") and _with_ending(word, ("es", "s", "ed", "d"),
+                                                                          lambda base: base in english))
 
 
 # Chat shorthand, written out: "how do ppl guarantee ...", "diff topic:", "methods w/o labels"
