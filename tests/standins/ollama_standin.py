@@ -29,6 +29,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import select
 import signal
 import socket
 import threading
@@ -508,7 +509,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         fault = standin.fault
-        if fault == "slow_first_token" and not standin.sleep(standin.slow_seconds):
+        if fault == "slow_first_token" and (not standin.sleep(standin.slow_seconds) or self._client_gone()):
+            # Ollama cancels a request whose client has left; generating for nobody would hold the model's
+            # lock and make the client's next request wait behind it.
             self.close_connection = True
             return
         if fault == "cut_stream" and body.get("stream") is False:
@@ -594,6 +597,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
 
     # ----------------------------------------------------------------- helpers
+    def _client_gone(self) -> bool:
+        """Whether the client closed its connection (a readable socket with nothing to read)."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+        except OSError:
+            return True
+
     def _engine(self) -> Engine:
         engine = self.server.standin.engine
         assert engine is not None, "StandIn.start() loads the engine before serving"
