@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .query_words import ASKING_WORDS, FUNCTION_WORDS, NOT_TOPIC_WORDS
+from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_WORDS
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import focus
 
@@ -154,7 +154,8 @@ def examples(question: str) -> list[str]:
     for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", listed):
         item = re.sub(r"^(?:with|by|using|through|via|the|a|an)\s+", "", item.strip(" ,"), flags=re.IGNORECASE)
         item = _EXAMPLE_END.sub("", item).strip(" ,")
-        if 1 <= len(item.split()) <= 4 and not _NOT_AN_EXAMPLE.match(item):
+        if 1 <= len(item.split()) <= 4 and not _NOT_AN_EXAMPLE.match(item) \
+                and any(w.lower() not in GENERAL_HEADS for w in re.findall(r"[\w-]+", item)):
             items.append(item)
     return items
 
@@ -758,8 +759,11 @@ _ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|ne
                           r"(?:list|show|give|name)\s+(?:me\s+)?)?(?:them\s+)?(?:all|every|each|the\s+(?:full|whole|complete)\s+list)"
                           r"(?:\s+(?:one|ones|single\s+one|of\s+them|papers?))?(?:\s+(?:please|thanks?))?\s*[.!?]*\s*$", re.IGNORECASE)
 # A kind of thing other than one of them is a property, not a set of papers left out: "languages other than English"
-# asks for non-English languages ("papers on video other than long video" leaves out the papers on long video)
-_OTHER_THAN = re.compile(r"\b(?P<kind>languages|modalities|domains|tasks|inputs)\s+other\s+than\s+(?P<other>[\w-]+)", re.IGNORECASE)
+# asks for non-English languages, as does "languages that are not English" ("papers on video other than long video"
+# leaves out the papers on long video)
+_OTHER_THAN = re.compile(r"\b(?P<kind>languages?|modalities|domains|tasks|inputs)\s+(?:other\s+than|besides|"
+                         r"(?:that|which)\s+(?:is|are)\s*(?:not|n't)|(?:that|which)\s+(?:isn't|aren't))\s+(?P<other>[\w-]+)",
+                         re.IGNORECASE)
 # The question asked again in a word after it: "... a variant of it. Which papers are those?"
 _WHICH_ARE_THEY = re.compile(r"(?<=[?.!])\s*(?:so\s+)?(?:which|what)\s+(?:papers|ones|works)\s+(?:are\s+(?:those|these|they|there))"
                              r"\s*[?.!]*\s*$", re.IGNORECASE)

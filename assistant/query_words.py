@@ -68,8 +68,9 @@ def topic_words(query: str) -> str:
     return " ".join(kept) if kept else query
 
 
-# Heads too general to say what a compound is about: "training-free methods" is about being training-free.
-_GENERAL_HEADS = ASKING_WORDS | frozenset("method methods technique techniques model models framework frameworks "
+# Heads too general to say what a compound is about: "training-free methods" is about being training-free; nor
+# does an example of them name an instance ("like a model that can listen").
+GENERAL_HEADS = ASKING_WORDS | frozenset("method methods technique techniques model models framework frameworks "
                                           "system systems algorithm algorithms".split())
 
 
@@ -82,6 +83,6 @@ def compound_head(query: str) -> str | None:
     if len(runs) != 1 or not 2 <= len(runs[0]) <= 3:
         return None
     *modifiers, head = runs[0]
-    if "-" in head or not any("-" in m for m in modifiers) or head.lower() in _GENERAL_HEADS:
+    if "-" in head or not any("-" in m for m in modifiers) or head.lower() in GENERAL_HEADS:
         return None
     return head

@@ -478,6 +478,9 @@ def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     ("papers improving the optimizer itself, e.g. learned update rules, rather than the model", ["learned update rules"]),
     ("Which works apply ML to the natural sciences — physics, biology, PDE-type scientific computing?",
      ["physics", "biology", "PDE-type scientific computing"]),  # listed after a dash
+    # a description of what is wanted names no instance of it
+    ("what papers work with audio or speech, like a model that can listen?", []),
+    ("alignment methods like RL or DPO", ["RL", "DPO"]),
 ])
 def test_the_examples_a_question_gives(question, found):
     from assistant.plan import examples
@@ -521,6 +524,8 @@ def test_the_examples_a_question_gives(question, found):
     # examples listed after the question are examples of it; "anything like that" asks for no similar papers
     ("Are there papers on languages other than English? Multilingual, cross-lingual, low-resource, anything like that.",
      "Are there papers on non-English languages, e.g. Multilingual, cross-lingual, low-resource?"),
+    ("is there research on LLMs for languages that are not English?", "is there research on LLMs for non-English languages?"),
+    ("papers on a language which isn't English", "papers on a non-English language"),
     # a remark after the question that asks nothing of its own; "that sort of thing" after examples
     ("Is there work on robots? I'd like to see everything in that space.", "Is there work on robots?"),
     ("formal verification papers — need every one of them for my survey", "formal verification papers?"),
