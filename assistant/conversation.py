@@ -49,6 +49,8 @@ _SET_WORDS = frozenset("the a an set list papers paper ones answer answers earli
                        "of on about".split())
 # A reference to several papers, which one paper cannot be: "any of them", "which of those", "these"
 _PLURAL = re.compile(r"\b(?:them|those|these|they|ones)\b", re.IGNORECASE)
+# What is asked of two papers at least: "how do they differ?", "do both use RL?"
+_SEVERAL_ASKED = re.compile(r"\b(?:both|differ(?:s|ent|ence|ences)?|compare[sd]?|comparison|contrast)\b", re.IGNORECASE)
 
 
 # "Going back to NuRL: what did they find?": the paper it names again, whatever "they" of the last answer says
@@ -359,6 +361,11 @@ class Conversation:
                     # "does any of them use PRMs?" after "tell me more about PoLR": "them" are the papers of the
                     # latest answer of several, not the one paper told about
                     ids, papers = list(several.citation_ids), f"the {len(several.citation_ids)} papers of an earlier answer"
+                elif len(ids) == 1 and chosen_from and _THE_ONE.search(last.question) and _SEVERAL_ASKED.search(question):
+                    # "how do they differ? both use RL, no?" after "which one of them is about emotion?": the set
+                    # that one was picked from, since one paper is not compared (after "only the ones on math",
+                    # which found one, "those two" are not the set it was chosen from)
+                    ids, papers = list(chosen_from), the_papers(len(chosen_from), chosen_from=True)
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set
                 # (or "and which improve stability?" after "which of them improve pass@k?": the same set again)
@@ -494,8 +501,9 @@ def _ordinal_number(match: re.Match, count: int) -> int:
 
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question
 # about a set without them ("what do they evaluate on?", "what are their results?") is about each paper.
-_SELECTS = re.compile(r"\b(?:which|whichever|only|just|any|either|none|" + "|".join(_NARROWING) + r"|the ones?|those (?:that|which|with|about|"
-                      r"using|on|in))\b", re.IGNORECASE)
+# ("just" after its subject is an adverb: "do they need training, or they just plug in?" asks it of each)
+_SELECTS = re.compile(r"\b(?:which|whichever|only|(?<!they\s)(?<!\bit\s)(?<!\bwe\s)(?<!you\s)just|any|either|none|"
+                      + "|".join(_NARROWING) + r"|the ones?|those (?:that|which|with|about|using|on|in))\b", re.IGNORECASE)
 # "which of them don't use RL?", "the ones that are not about math": a subset by what its papers are not.
 _NEGATION = re.compile(r"\b(?:not|never|(?:do|does|did|are|is|were|was)n[’']?t|drop|remove|exclude|discard|leave\s+out)\b",
                        re.IGNORECASE)  # "drop the ones that use GRPO"

@@ -773,6 +773,12 @@ _LIKE_THAT = re.compile(r"(?:,\s*(?:or\s+|and\s+)?(?:anything|something|stuff|th
                         r"|(?:,\s*|\s+)(?:or\s+|and\s+)?(?:that|this)\s+(?:(?:sort|kind|type)\s+of|kinda|sorta)\s+(?:thing|stuff)"
                         r"|(?:,\s*(?:or\s+)?|\s+or\s+)whatever|(?:,\s*|\s+)(?:etc\.?|and\s+so\s+on|and\s+the\s+like|or\s+similar))"
                         r"\s*[.!?]*\s*$", re.IGNORECASE)
+# "..., like a model that can listen": a kind described again in other words, naming no instance of it (``examples``)
+# and adding words no abstract uses ("listen" beside "audio or speech"). Not "e.g. a system that browses the web",
+# which gives an instance.
+_LIKE_A_KIND = re.compile(r"(?:,\s*|\s+)like\s+(?:a|an|the|some|any)\s+(?:"
+                          + "|".join(sorted(GENERAL_HEADS)) + r")\s+(?:that|which|who)\s+[^,;.?!()]+(?=[.!?]*\s*$)",
+                          re.IGNORECASE)
 _LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>(?!(?:which|what|who|how|why|when|where|is|are|do|does|can|could|if|and|"
                            r"but|only|not|no)\b)[\w-]+(?:\s+[\w-]+){0,3}(?:,\s*(?:or\s+|and\s+)?[\w-]+(?:\s+[\w-]+){0,3}){1,6})"
                            r"\s*[.!]?\s*$", re.IGNORECASE)
@@ -850,11 +856,20 @@ _ASKER = re.compile(r"^\s*as\s+an?\s+(?:[\w-]+\s+){0,2}?(?:person|researcher|eng
                     r"theorist|developer)\b,?\s*", re.IGNORECASE)
 
 
+# A comparison asked in a word after an answer: "diff?", "differences?", "and the difference?", "compare?"
+_BARE_COMPARISON = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|hmm+|then|now)[,\s]+)*(?:(?:what'?s|what\s+is|what\s+are)\s+)?"
+                              r"(?:the\s+|any\s+)?(?:diffs?|differences?|different|compare|comparison|contrast|vs\.?)"
+                              r"\s*[?.!]*\s*$", re.IGNORECASE)
+
+
 def asked(question: str) -> str:
     """The question a message asks, without what the asker first says of their own work; or that statement,
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
-    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT, _HEDGE):
+    if _BARE_COMPARISON.match(question):
+        return "how do they differ?"
+    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT, _LIKE_A_KIND,
+                        _HEDGE):
         question = said_around.sub("", question) or question  # what the message says around its question
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
     if set_aside and _has_content(question[:set_aside.start()]):

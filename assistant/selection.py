@@ -302,7 +302,10 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     if _none_is_about(found) and not plan.superlative:  # "which of them are about medicine?"
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids] if plan.exclude else [])
     gate = Gate(floor=-1.0, ratio=0.0 if plan.pick_one else LIST_GATE.ratio)
-    hits = [_hit(c) for c in gate.passing(found)[:1 if plan.pick_one else len(ids)]]
+    passing = gate.passing(found)
+    if plan.pick_one:  # the one that fits best: by relevance, not by the fused order, where in a set of two or three
+        passing = sorted(passing, key=lambda c: c.relevance, reverse=True)[:1]  # one word BM25 finds outranks meaning
+    hits = [_hit(c) for c in passing]
     if plan.exclude:  # "which of them don't use RL?": the papers the query does not fit
         fit = {h.id for h in hits}
         rest = [PaperHit.from_store(pid, *records[pid]) for pid in ids if pid not in fit]

@@ -80,11 +80,15 @@ _SHORT = re.compile(r"(?<![\w/-])(?:w/o|w/|[a-z]+)(?![\w/-])")
 
 
 def written_out(query: str) -> str:
-    """``query`` with its chat shorthand written out (``_SHORTHAND``); 'diff between' is 'difference between'."""
+    """``query`` with its chat shorthand written out (``_SHORTHAND``); 'diff between' is 'difference between', and
+    'which r' is 'which are'."""
     def full(match: re.Match) -> str:
         word = match.group()
         if word == "diff" and re.match(r"\s+(?:between|of)\b", query[match.end():]):
             return "difference"
+        if word == "r" and re.search(r"\b(?:which|what|who|how|they|them|these|those|there|you|u|we)\s+$", query[:match.start()],
+                                     re.IGNORECASE):
+            return "are"  # "which r training-free", not the letter of a name ("the R language")
         return _SHORTHAND.get(word, word)
 
     return _SHORT.sub(full, query)

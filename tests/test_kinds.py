@@ -369,6 +369,8 @@ def test_follow_ups_about_the_last_answer(corpus):
     differ = corpus.ask("how do they differ?", llm="none", conversation=conversation, page_size=None)
     assert differ.plan.kind == "compare" and differ.plan.restrict_to == [c.id for c in first.citations]
     assert [c.id for c in differ.citations] == [c.id for c in first.citations] and differ.comparison
+    word = corpus.ask("diff?", llm="none", conversation=conversation, page_size=None)  # the comparison in a word
+    assert word.plan.kind == "compare" and [c.id for c in word.citations] == [c.id for c in first.citations]
     rl = corpus.ask("which of them relies on reinforcement learning?", llm="none", conversation=conversation)
     assert rl.plan.kind == "followup" and "LASER-D" in short(c.title for c in rl.citations)
     assert set(c.id for c in rl.citations) < set(c.id for c in first.citations)
@@ -426,6 +428,8 @@ def test_a_follow_up_about_each_paper_keeps_them_all(corpus):
     quoted = {c.title: c.evidence for c in first.citations}
     laser = next(c for c in each.citations if c.title.startswith("LASER-D"))
     assert laser.evidence != quoted[laser.title] and "Experiments on" in laser.evidence  # quoted for the new question
+    either = corpus.ask("do they need training, or they just plug in?", llm="none", conversation=conversation)
+    assert either.plan.whole_set and [c.id for c in either.citations] == [c.id for c in first.citations]
     some = corpus.ask("which of them use reinforcement learning?", llm="none", conversation=conversation)
     assert not some.plan.whole_set and 0 < len(some.citations) < len(first.citations)
     assert some.answer.startswith(f"One of the {len(first.citations)} papers of the last answer:")
@@ -679,3 +683,18 @@ def test_a_venue_the_question_says_is_a_filter_not_a_topic(corpus):
         assert not other.citations and "The store's papers are from ICLR 2026" in other.answer, asked
         assert "\u201cNeurIPS\u201d" in other.answer
     assert "The store's papers are from" not in corpus.ask("papers on protein structure prediction", llm="none").answer
+
+
+def test_the_one_picked_from_a_set_is_the_best_fit_and_they_are_its_set_again(corpus):
+    """"which one ... is about feelings in the voice" picks by relevance (a stray BM25 word in the other paper does
+    not outrank meaning); "how do they differ? both ..." after it compares the set the one was picked from."""
+    conversation = corpus.conversation()
+    audio = corpus.ask("what papers work with audio or speech, like a model that can listen?", llm="none",
+                       conversation=conversation)
+    assert short(c.title for c in audio.citations) == {"Echo", "EmotionThinker"}
+    one = corpus.ask("which one of them is about feelings in the voice, like knowing if someone is angry or sad?",
+                     llm="none", conversation=conversation)
+    assert [c.title for c in one.citations] == ["EmotionThinker"]
+    both = corpus.ask("how do they differ in the way they use reinforcement learning? both use it no?", llm="none",
+                      conversation=conversation)
+    assert both.plan.kind == "compare" and {c.id for c in both.citations} == {c.id for c in audio.citations}

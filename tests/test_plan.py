@@ -527,6 +527,7 @@ def test_the_examples_a_question_gives(question, found):
     ("is there research on LLMs for languages that are not English?", "is there research on LLMs for non-English languages?"),
     ("papers on a language which isn't English", "papers on a non-English language"),
     # a remark after the question that asks nothing of its own; "that sort of thing" after examples
+    ("what papers work with audio or speech, like a model that can listen?", "what papers work with audio or speech?"),
     ("Is there work on robots? I'd like to see everything in that space.", "Is there work on robots?"),
     ("formal verification papers — need every one of them for my survey", "formal verification papers?"),
     ("cut the cost of video understanding - papers?", "cut the cost of video understanding?"),
@@ -552,6 +553,20 @@ def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(m
 
     assert asked(message) == question
     assert plan_of(asked(message)).kind == "list"
+
+
+@pytest.mark.parametrize("message", ["diff?", "ok and the differences?", "compare?", "what's the diff"])
+def test_a_comparison_asked_in_a_word_is_asked_of_the_last_answer(message):
+    from assistant.plan import asked
+    from assistant.typos import written_out
+
+    assert asked(written_out(message)) == "how do they differ?"
+
+
+def test_a_word_of_comparison_inside_a_question_is_no_comparison_in_a_word():
+    from assistant.plan import asked
+
+    assert asked("papers on different languages?") == "papers on different languages?"
 
 
 @pytest.mark.parametrize("question,topic", [

@@ -53,6 +53,8 @@ def test_a_word_of_english_is_no_slip_of_a_word_the_papers_hold():
     ("what's the diff between them", "what's the difference between them"),
     ("u-net and w/ow", "u-net and w/ow"),  # inside a word, shorthand is no shorthand
     ("im looking for work on robots. whats there", "I'm looking for work on robots. what's there"),  # no apostrophe
+    ("which r training-free", "which are training-free"),  # 'r' after a question word or a pronoun
+    ("papers using r for stats", "papers using r for stats"),
 ])
 def test_chat_shorthand_is_written_out(typed, read):
     from assistant.typos import written_out
