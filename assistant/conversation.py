@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from .plan import DASH, is_list, the_papers
+from .plan import DASH, is_compare, is_list, the_papers
 from .query_words import topic_runs
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
@@ -49,8 +49,6 @@ _SET_WORDS = frozenset("the a an set list papers paper ones answer answers earli
                        "of on about".split())
 # A reference to several papers, which one paper cannot be: "any of them", "which of those", "these"
 _PLURAL = re.compile(r"\b(?:them|those|these|they|ones)\b", re.IGNORECASE)
-# What is asked of two papers at least: "how do they differ?", "do both use RL?"
-_SEVERAL_ASKED = re.compile(r"\b(?:both|differ(?:s|ent|ence|ences)?|compare[sd]?|comparison|contrast)\b", re.IGNORECASE)
 
 
 # "Going back to NuRL: what did they find?": the paper it names again, whatever "they" of the last answer says
@@ -361,7 +359,8 @@ class Conversation:
                     # "does any of them use PRMs?" after "tell me more about PoLR": "them" are the papers of the
                     # latest answer of several, not the one paper told about
                     ids, papers = list(several.citation_ids), f"the {len(several.citation_ids)} papers of an earlier answer"
-                elif len(ids) == 1 and chosen_from and _THE_ONE.search(last.question) and _SEVERAL_ASKED.search(question):
+                elif len(ids) == 1 and chosen_from and _THE_ONE.search(last.question) \
+                        and (is_compare(question) or re.search(r"\bboth\b", question, re.IGNORECASE)):
                     # "how do they differ? both use RL, no?" after "which one of them is about emotion?": the set
                     # that one was picked from, since one paper is not compared (after "only the ones on math",
                     # which found one, "those two" are not the set it was chosen from)

@@ -762,7 +762,7 @@ _ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|ne
 # asks for non-English languages, as does "languages that are not English" ("papers on video other than long video"
 # leaves out the papers on long video)
 _OTHER_THAN = re.compile(r"\b(?P<kind>languages?|modalities|domains|tasks|inputs)\s+(?:other\s+than|besides|"
-                         r"(?:that|which)\s+(?:is|are)\s*(?:not|n't)|(?:that|which)\s+(?:isn't|aren't))\s+(?P<other>[\w-]+)",
+                         r"(?:that|which)\s+(?:is|are)(?:\s+not|n't))\s+(?P<other>[\w-]+)",
                          re.IGNORECASE)
 # The question asked again in a word after it: "... a variant of it. Which papers are those?"
 _WHICH_ARE_THEY = re.compile(r"(?<=[?.!])\s*(?:so\s+)?(?:which|what)\s+(?:papers|ones|works)\s+(?:are\s+(?:those|these|they|there))"

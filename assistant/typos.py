@@ -76,6 +76,8 @@ _SHORTHAND = {"ppl": "people", "pls": "please", "plz": "please", "thx": "thanks"
               "sth": "something", "esp": "especially", "u": "you", "ur": "your", "w/": "with", "w/o": "without",
               "diff": "different", "im": "I'm", "ive": "I've", "whats": "what's", "dont": "don't", "doesnt": "doesn't",
               "isnt": "isn't", "arent": "aren't", "thats": "that's"}  # an apostrophe left out
+# The words before an "r" that means "are": "which r training-free", "how r they different"
+_BEFORE_ARE = re.compile(r"\b(?:which|what|who|how|they|them|these|those|there|you|u|we)\s+$", re.IGNORECASE)
 _SHORT = re.compile(r"(?<![\w/-])(?:w/o|w/|[a-z]+)(?![\w/-])")
 
 
@@ -86,8 +88,7 @@ def written_out(query: str) -> str:
         word = match.group()
         if word == "diff" and re.match(r"\s+(?:between|of)\b", query[match.end():]):
             return "difference"
-        if word == "r" and re.search(r"\b(?:which|what|who|how|they|them|these|those|there|you|u|we)\s+$", query[:match.start()],
-                                     re.IGNORECASE):
+        if word == "r" and _BEFORE_ARE.search(query[:match.start()]):
             return "are"  # "which r training-free", not the letter of a name ("the R language")
         return _SHORTHAND.get(word, word)
 
