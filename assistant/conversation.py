@@ -67,13 +67,19 @@ _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|(?:ok(?:ay)?,?\s+)?(?:and|so)[,]?\s+(?:anything|any\s+papers?|something)\s+(?:(?:that|which)\s+(?=\w+s\b)|(?=using\b))"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
+_OF_THE_SET = r"(?:of|among)\s+(?:them|those|these|the\s+two|both)\s+"  # "which of those is ...": one of them
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
-                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"
-                      r"|\bwhich\s+(?:one\s+)?(?:is|was)\s+(?:more|less|better|worse|(?=\w{3,}er\b(?!\s+than)))",  # "which is cheaper?"
+                      r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r")?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"
+                      # "which is cheaper?", "which of those is more about frames?"
+                      r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r")?(?:is|was)\s+(?:more|less|better|worse|(?=\w{3,}er\b(?!\s+than)))",
                       re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|better|worse)\b(?:\s+[\w-]+)?|\b\w{2,}est\b"
                           r"|\b\w{3,}er\b", re.IGNORECASE)
 _SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
+# What a pick sets the one it asks for against: "which of those is more about frames vs. dropping tokens?" asks
+# for the one on frames
+_ALTERNATIVE = re.compile(r"\s+(?:vs\.?|versus|rather\s+than|instead\s+of|as\s+opposed\s+to|than)\s.*$", re.IGNORECASE | re.DOTALL)
+_MORE_ABOUT = re.compile(r"(?:more|less)\s+(?:about|on|into|of|for|with|in)", re.IGNORECASE)  # "more about", said of a topic
 # Where the description of "the one that ..." ends and what is asked of it begins: "the one that clusters short
 # prefixes: what does it achieve?", "the one using Lean — how big is it?"
 _DESCRIBED = re.compile(r"\s*(?::|" + DASH + r"|\?|;)\s*|,\s*(?=(?:what|how|which|does|do|is|are|can|tell)\b)", re.IGNORECASE)
@@ -317,12 +323,14 @@ class Conversation:
                 ids = list(last.within)
                 which = f"the {len(ids)} papers the last answer chose from"
             if one and len(ids) > 1:
+                described_as = _ALTERNATIVE.sub("", _DESCRIBED.split(question[one.end():], maxsplit=1)[0])
                 about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
-                    or _content(_DESCRIBED.split(question[one.end():], maxsplit=1)[0]) or _content(_THE_ONE.sub(" ", rest))
+                    or _content(described_as) or _content(_THE_ONE.sub(" ", rest))
                 best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
                 said = _SUPERLATIVE.search(question, one.start()) if best else None
                 comparative = bool(said) and not _SUPERLATIVE_ONLY.match(said.group())
-                how = (f" that is {'' if comparative else 'the '}{said.group()}" if said
+                how = (f" that is {said.group()} {about}" if said and _MORE_ABOUT.fullmatch(said.group()) and about
+                       else f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
                 return Resolved(about or among.query, ids, True, f"the one of {which}{how}",
                                 pick_one=True, superlative=best)
@@ -352,6 +360,8 @@ class Conversation:
             if _GROUP.search(question) or (one and len(last.citation_ids) == 1) or (and_which and chosen_from):
                 group_rest = _THE_ONE.sub(" ", _GROUP.sub(" ", rest))
                 negated = _NEGATION.search(group_rest)
+                if negated and _content(group_rest[:negated.start()]):  # "about training, not just eval": what
+                    group_rest, negated = group_rest[:negated.start()], None  # they are about, then a contrast
                 remaining = _content(_NEGATION.sub(" ", group_rest))
                 ids, papers = list(last.citation_ids), the_papers(len(last.citation_ids))
                 several = self._latest_of_several(last)

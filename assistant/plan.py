@@ -128,7 +128,9 @@ _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|
 # labels" stays whole: there the negation is the property asked for.
 _CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|(?:please\s+)?exclude|"
                        r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to|outside\s+(?:of\s+)?|"
-                       r"(?:are|is|were|was)\s+not|(?:are|is)n't)\b[^,;.?!()]*\)?", re.IGNORECASE)
+                       r"(?:are|is|were|was)\s+not|(?:are|is)n't|(?:(?<=,\s)|(?<=,))not(?!\s+(?:only|just|merely|simply|necessarily)\b))"
+                       r"\b[^,;.?!()]*\)?",  # "X, not a training trick" (but "X, not just Y" asks for more than Y, and searches it)
+                       re.IGNORECASE)
 
 
 # Instances a question gives of what it asks for: "natural sciences, e.g. physics or biology", "formal verifiers
@@ -142,22 +144,69 @@ _NOT_AN_EXAMPLE = re.compile(r"^(?:this|that|these|those|it|them|such)\b|^(?:one
 _DASH_EXAMPLES = re.compile(r"\s*(?:—|–|\s-)\s+(?P<items>[^—–?.;:()]+,[^—–?.;:()]+?)\s*[?.!]*\s*$")
 
 
+# Several instances in parentheses: "robots (manipulation, policy eval, safe planning)", "multimodal models (vision or
+# audio)"; not an aside that sets something apart ("(not video, just images)")
+_PAREN_EXAMPLES = re.compile(r"\((?P<items>[^()]*?(?:,|\bor\b|\s/\s)[^()]*)\)", re.IGNORECASE)
+
+
+def _paren_examples(question: str) -> re.Match | None:
+    found = _PAREN_EXAMPLES.search(question)
+    return found if found and not _CONTRAST.search(found.group("items")) \
+        and not re.search(r"\b(?:not|no|never|except)\b|n[’']t\b", found.group("items"), re.IGNORECASE) else None
+
+
+def _only_paren_examples(question: str) -> bool:
+    """Whether the examples a question gives are in parentheses, instances of the phrase before them rather than
+    topics of their own ("e.g. physics or biology")."""
+    return not (_EXAMPLES.search(question) or _DASH_EXAMPLES.search(question)) and bool(_paren_examples(question))
+
+
+def without_examples(text: str) -> str:
+    """``text`` less the examples it gives (``examples``): what they are instances of."""
+    found = _EXAMPLES.search(text) or _DASH_EXAMPLES.search(text) or _paren_examples(text)
+    return " ".join((text[:found.start()] + " " + text[found.end():]).split()).strip(" ,") if found else text
+
+
 def examples(question: str) -> list[str]:
     """The examples a question gives of what it asks for, each a short phrase: 'applying ML to the sciences,
     e.g. physics or biology' -> ['physics', 'biology']; 'verifiers like Lean or symbolic logic engines to
-    check proofs' -> ['Lean', 'symbolic logic engines']. A paper on one of them answers the question."""
-    found = _EXAMPLES.search(question) or _DASH_EXAMPLES.search(question)
+    check proofs' -> ['Lean', 'symbolic logic engines']; 'robots (manipulation, safe planning)' ->
+    ['manipulation', 'safe planning']. A paper on one of them answers the question."""
+    found = _EXAMPLES.search(question) or _DASH_EXAMPLES.search(question) or _paren_examples(question)
     if not found:
         return []
+    return _example_items(found.group("items"))
+
+
+def _example_items(listed: str) -> list[str]:
     items = []
-    listed = _CONTRAST.sub("", found.group("items"))  # "e.g. learned update rules, rather than the model"
-    for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+", listed):
-        item = re.sub(r"^(?:with|by|using|through|via|the|a|an)\s+", "", item.strip(" ,"), flags=re.IGNORECASE)
+    listed = _CONTRAST.sub("", listed)  # "e.g. learned update rules, rather than the model"
+    listed = re.sub(r"[\s,]*\b(?:etc|and\s+so\s+on)\b\.?|\.\.\.|…", " ", listed, flags=re.IGNORECASE)  # "law, physics etc."
+    for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+|\s/\s", listed):
+        item = re.sub(r"^(?:with|by|using|through|via|about|the|a|an)\s+", "", item.strip(" ,"), flags=re.IGNORECASE)
         item = _EXAMPLE_END.sub("", item).strip(" ,")
         if 1 <= len(item.split()) <= 4 and not _NOT_AN_EXAMPLE.match(item) \
                 and any(w.lower() not in GENERAL_HEADS for w in re.findall(r"[\w-]+", item)):
             items.append(item)
     return items
+
+
+# What an example of a kind of contribution names, rather than a topic: "theory (proofs, guarantees)"
+_KIND_EVIDENCE = frozenset("""proof proofs bound bounds guarantee guarantees theorem theorems lemma lemmas convergence
+rate rates analysis analyses experiment experiments experimental finding findings result results evidence accuracy
+efficiency metric metrics evaluation evaluations ablation ablations""".split())
+
+
+def topic_examples(question: str) -> list[str]:
+    """The examples a question on a kind of contribution gives of its topic, not of the kind: 'benchmarks for
+    expert work (law, physics, real job tasks)' -> ['law', 'physics', 'real job tasks']; none for 'benchmarks
+    (datasets or test suites)' or 'theory (proofs, bounds)'."""
+    found = _EXAMPLES.search(question) or _DASH_EXAMPLES.search(question) or _paren_examples(question)
+    if not found or re.search(rf"\b(?:{_KIND_WORDS})\W*$", question[:found.start()], re.IGNORECASE):
+        return []
+    return [item for item in _example_items(found.group("items"))
+            if not any(p.search(item) for p in _CONTRIBUTION.values())
+            and not all(w.lower() in _KIND_EVIDENCE | GENERAL_HEADS for w in re.findall(r"[\w-]+", item))]
 
 
 # "papers on reasoning efficiency, but not using RL", "Lean papers excluding physics": a topic whose papers the
@@ -207,7 +256,7 @@ _LIST = re.compile(
     r"|^\s*(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|abstracts|submissions)\b"
     r"|^\s*(?:which|what)\s+(?:kinds?|types?|sorts?)\s+of\s+(?:\w+\s+){0,2}?(?:papers|methods|approaches|techniques|work|research)\b"
     r"|^\s*(?:(?:can|could)\s+you\s+)?(?:tell|show)\s+me\s+(?:which|what)\s+(?:papers|works|studies|abstracts)\b"
-    r"|\b(?:papers|works|work|studies|research|articles|abstracts|submissions)\s+(?:on|about|that|which|using|with|in|for|"
+    r"|\b(?:papers|works|work|studies|research|articles|abstracts|submissions)\s+(?:on|about|that|which|whose|using|with|in|for|"
     r"where|related\s+to|regarding|concerning)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research|abstracts?|submissions?)\b"
     r"|^\s*(?:any\s+)?(?:work|research)\s+(?:on|about)\b"  # "work on cryptography"
@@ -303,6 +352,9 @@ class Plan:
                                                 # using RL")
     examples: list[str] = field(default_factory=list)  # a list question's examples of what it asks for ("e.g.
                                                 # physics or biology"): a paper clearly on one answers it too
+    examples_of: str = ""                       # what the examples are instances of, when a paper clearly on one must
+                                                # be near it too ("RL for multimodal models (vision or audio)": not
+                                                # every vision paper)
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
     added: list[str] = field(default_factory=list)  # a comparison after an answer: the papers it adds to that
                                                 # answer's ("how does it compare to TTM?", "add CRISP to the comparison")
@@ -417,6 +469,8 @@ class Plan:
             out["besides"] = self.besides
         if self.examples:
             out["examples"] = self.examples
+        if self.examples_of:
+            out["examples_of"] = self.examples_of
         if self.without:
             out["without"] = self.without
         return out
@@ -435,6 +489,8 @@ class Plan:
             kinds, only = (" and " if self.every_kind else " or ").join(self.contributions), self.use_note()
             text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
                     else f"contribution question: every {kinds} paper{only}") + (f" on {about}" if self.on_a_topic else "")
+            if self.examples:
+                text += f", or clearly on {' or '.join(self.examples)}"
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.like and self.kind == "topic":
@@ -1036,6 +1092,9 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if kinds:
         rest = without_contribution_words(query, _method_form(question, kinds))
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
+                    examples=topic_examples(question),
+                    examples_of=without_contribution_words(without_examples(query), _method_form(question, kinds))
+                    if topic_examples(question) else "",
                     data_use=_data_use(question, kinds), method_form=_method_form(question, kinds),
                     every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
@@ -1053,7 +1112,9 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     # does "what could I use to adapt a model at test time?": every paper that answers, not the few best
     if is_list(question) or (not named and (_BARE_QUESTION.match(question) or examples(question) or (
             not about_one and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question)))):
-        return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question), **base)
+        return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question),
+                    examples_of=without_examples(query) if _only_paren_examples(question) else "",
+                    **base)
     if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)

@@ -89,7 +89,7 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     if plan.kind == "compare":
         return Selection(_compared(plan, searcher, where))
     if plan.kind == "contribution":
-        return _by_contribution(plan, searcher, where)
+        return _by_contribution(plan, searcher, where, examples_gate=(topic_gate, k))
     if plan.kind == "list":
         return _listed(plan, searcher, k=k, topic_gate=topic_gate, where=where)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
@@ -121,13 +121,22 @@ def _on_examples(plan: Plan, searcher: HybridSearcher, found: set[str], gate: Ga
     or a few, and a paper that merely mentions it is no answer (at 20,000 papers, uncapped, "physics" and "biology"
     added 784 papers to a list of 241)."""
     added: list[PaperHit] = []
+    near = _near(plan.examples_of, searcher, where) if plan.examples_of else None
     for example in plan.examples:
         hits, _empty = searcher.search_topics(example, k=k, gate=gate, where=where, topic_list=[example])
         for hit in hits:
-            if hit.id not in found:
+            if hit.id not in found and (near is None or hit.id in near):
                 found.add(hit.id)
                 added.append(hit)
     return added
+
+
+def _near(topic: str, searcher: HybridSearcher, where) -> set[str]:
+    """The papers near the best on ``topic`` (the list gate's ratio of its relevance): of the papers clearly on
+    "vision", those that are also about "RL for multimodal models (vision or audio)", not every vision paper."""
+    found = searcher.candidates(topic, where=where, pool=LIST_POOL)
+    best = max((c.relevance for c in found), default=0.0)
+    return {c.id for c in found if c.relevance >= LIST_GATE.ratio * best}
 
 
 def _the_rest(hits: list[PaperHit], searcher: HybridSearcher, where) -> Selection:
@@ -194,7 +203,7 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
     return list(chosen.values())
 
 
-def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
+def _by_contribution(plan: Plan, searcher: HybridSearcher, where, examples_gate: tuple[Gate, int] | None = None) -> Selection:
     """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
     is one; with a topic, those of them that pass the list gate among the labelled papers: about the topic
     (the list floor, and none when even the best of them is under the gate's abstain level: "benchmarks
@@ -210,9 +219,12 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where) -> Selection:
         return Selection([])
     if plan.on_a_topic:
         labelled = [c for c in searcher.candidates(plan.query, where=where, pool=LIST_POOL) if c.id in ids]
-        kept = LIST_GATE.passing(labelled)
-        if kept:
-            return _by_kind(Selection([_hit(c) for c in kept]), plan)
+        hits = [_hit(c) for c in LIST_GATE.passing(labelled)]
+        if plan.examples and examples_gate is not None:  # "benchmarks for expert work (law, physics)": those of
+            gate, k = examples_gate  # the kind clearly on an example too
+            hits += _on_examples(plan, searcher, {h.id for h in hits}, gate, k, (where or Filter()).restricted_to(ids))
+        if hits:
+            return _by_kind(Selection(hits), plan)
         return Selection([], [plan.query])  # "benchmarks for medical question answering?": none of them is on it
     records = store.get_papers(list(ids))
     return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),

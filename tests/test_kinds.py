@@ -698,3 +698,38 @@ def test_the_one_picked_from_a_set_is_the_best_fit_and_they_are_its_set_again(co
     both = corpus.ask("how do they differ in the way they use reinforcement learning? both use it no?", llm="none",
                       conversation=conversation)
     assert both.plan.kind == "compare" and {c.id for c in both.citations} == {c.id for c in audio.citations}
+
+
+def test_examples_in_parentheses_add_their_clear_papers_that_are_near_the_topic_too(corpus):
+    """"robots (manipulation, safe planning)": VIRF, clearly on safe planning, that the list on the whole words leaves
+    out; "multimodal models (vision or audio)": not every vision paper (CRD, VLBiMan), only those near RL training
+    for multimodal models. The same for a kind on a topic: LEXam for "benchmarks for expert work (law, physics)"."""
+    robots = corpus.ask("which papers matter for physical robots (manipulation, safe planning)?", llm="none")
+    assert "VIRF" in short(c.title for c in robots.citations)
+    assert "VIRF" not in short(h.title for h in corpus.select(replace(robots.plan, examples=[]), k=5).hits)
+    multimodal = corpus.ask("RL training for multimodal models (vision or audio)?", llm="none")
+    cited = short(c.title for c in multimodal.citations)
+    assert {"DeepEyes", "Echo"} <= cited and not cited & {"CRD", "VLBiMan"}
+    assert {"CRD", "VLBiMan"} <= short(h.title for h in corpus.select(replace(multimodal.plan, examples_of=""), k=5).hits)
+    expert = corpus.ask("new benchmarks for expert professional work (law, physics)?", llm="none")
+    assert expert.plan.kind == "contribution" and "LEXam" in short(c.title for c in expert.citations)
+    assert "LEXam" not in short(h.title for h in corpus.select(replace(expert.plan, examples=[]), k=5).hits)
+
+
+def test_which_of_them_is_more_about_one_thing_than_another_picks_one_and_that_one_is_it(corpus):
+    """"which of those is more about choosing frames vs. merging tokens?" picks the one (a pick, not a comparison of
+    both), and "that one" is then that paper; "about training, not just evaluation" is a subset on training, not the
+    papers that are not on it."""
+    conversation = corpus.conversation()
+    videos = corpus.ask("training-free methods for long videos?", llm="none", conversation=conversation)
+    assert short(c.title for c in videos.citations) == {"AFS", "ST-SimDiff"}
+    one = corpus.ask("which of those is more about choosing frames vs. merging tokens?", llm="none",
+                     conversation=conversation)
+    assert one.plan.kind == "followup" and one.plan.pick_one and one.plan.query == "choosing frames"
+    assert [c.title.split(":")[0] for c in one.citations] == ["AFS"]
+    that = corpus.ask("what backbones did that one use?", llm="none", conversation=conversation)
+    assert [c.id for c in that.citations] == [c.id for c in one.citations]
+    conversation = corpus.conversation()
+    corpus.ask("papers on multilingual or non-English LLMs?", llm="none", conversation=conversation)
+    training = corpus.ask("which of them are about training, not just evaluation?", llm="none", conversation=conversation)
+    assert not training.plan.exclude and training.plan.query == "training"

@@ -481,6 +481,11 @@ def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     # a description of what is wanted names no instance of it
     ("what papers work with audio or speech, like a model that can listen?", []),
     ("alignment methods like RL or DPO", ["RL", "DPO"]),
+    # several in parentheses are instances of the phrase before them; an aside that sets something apart is not
+    ("papers on robots (grasping, locomotion / navigation)", ["grasping", "locomotion", "navigation"]),
+    ("benchmarks in expert domains (law, medicine etc.)", ["law", "medicine"]),
+    ("methods for images (not video, just pictures)", []),
+    ("papers on learning from feedback (RLHF)", []),
 ])
 def test_the_examples_a_question_gives(question, found):
     from assistant.plan import examples
@@ -947,3 +952,34 @@ def test_examples_after_the_question_and_a_comparison_asked_first():
     # "the difference between those" names nothing "those" could point at: asked first, it leans on no answer it has
     assert not points_inside("what's the difference between those")
     assert points_inside("sampling several reasoning paths and then picking among them")
+
+
+@pytest.mark.parametrize("question,found", [
+    ("new benchmarks for professional work (law, medicine etc.)", ["law", "medicine"]),
+    ("papers proving guarantees for RL, for example about sample efficiency or optimism", ["sample efficiency", "optimism"]),
+    # examples of the kind itself, or of what its evidence is, are no topic
+    ("papers with theory (proofs, guarantees) about RL", []),
+    ("benchmarks (datasets or test suites) for agents", []),
+    ("theoretical analyses of attention (with proofs or bounds)", []),
+])
+def test_the_examples_a_question_on_a_kind_gives_of_its_topic(question, found):
+    from assistant.plan import topic_examples
+
+    assert topic_examples(question) == found
+
+
+def test_examples_in_parentheses_are_instances_of_the_phrase_before_them():
+    listed = plan_of("which papers train multimodal models with RL (vision or audio)?")
+    assert listed.kind == "list" and listed.examples == ["vision", "audio"]
+    assert listed.examples_of == "train multimodal models with RL"
+    assert plan_of("which papers train multimodal models, e.g. vision or audio?").examples_of == ""  # alone, as ever
+    kind = plan_of("new benchmarks for expert professional work (law, physics)?")
+    assert kind.kind == "contribution" and kind.examples == ["law", "physics"] and kind.examples_of == "expert professional"
+    assert kind.line().endswith("or clearly on law or physics") and kind.as_dict()["examples_of"] == "expert professional"
+
+
+def test_a_clause_after_a_comma_that_says_not_is_set_aside_unless_it_asks_for_more():
+    assert plan_of("papers whose main contribution is a simulator, not a training trick").query \
+        == "main contribution is a simulator"
+    assert plan_of("papers whose main contribution is a simulator").kind == "list"
+    assert "English" in plan_of("papers on training LLMs for other languages, not only English?").query
