@@ -293,6 +293,12 @@ _LIST = re.compile(
     # "test-time adaptation methods where the model updates itself": a kind of method, described
     r"|^\s*[\w-]+(?:\s+[\w-]+){0,4}?\s+(?:approaches|methods|techniques|algorithms)\s+(?:where|that|which|in\s+which|whose)\b"
     r"|^\s*(?:stuff|things|work|anything|something|[\w-]+)\s+(?:where|in\s+which|whereby)\b"  # "training where the model gets hints"
+    # a search typed as a fragment that asks for all: "contrastive vlm papers, all of them", "non-attention seq models,
+    # mamba rnn etc" (``asked``), "audio or speech llm work", "new methods built on grpo"
+    r"|,\s*(?:all|each|every\s+one)\s+of\s+(?:them|those|these)\s*[?.!]*\s*$"
+    r"|(?<!\bthis)(?<!\bthat)(?<!\bthe)(?<!\bit)(?<!\bdoes)(?<!\bwill)(?<!\bnot)(?<!\bto)\s+work\s*[?.!]*\s*$"
+    r"|^\s*(?:(?:new|novel|recent)\s+)?(?:methods|approaches|techniques|algorithms)\s+(?:\w+ed|\w+ing|built|made|based)\s+"
+    r"(?:on|with|by|for|in|from|to|upon)\b"
     r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
 _COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
@@ -926,7 +932,10 @@ def asked(question: str) -> str:
         return "how do they differ?"
     for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT, _LIKE_A_KIND,
                         _HEDGE):
-        question = said_around.sub("", question) or question  # what the message says around its question
+        said = said_around.sub("", question) or question  # what the message says around its question
+        if said_around is _LIKE_THAT and said != question and "?" not in question:
+            said += "?"  # "non-attention seq models, mamba rnn etc": a fragment that lists asks for all of them
+        question = said
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
     if set_aside and _has_content(question[:set_aside.start()]):
         topic = set_aside.group("topic") or set_aside.group("kind")

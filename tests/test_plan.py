@@ -948,7 +948,7 @@ def test_examples_after_the_question_and_a_comparison_asked_first():
     assert asked("which papers use ML for science? like physics, biology, that kind of thing") == \
         "which papers use ML for science, e.g. physics, biology?"
     assert asked("papers about preference learning - preference feedback, RLHF, that kinda thing") == \
-        "papers about preference learning - preference feedback, RLHF"
+        "papers about preference learning - preference feedback, RLHF?"  # a fragment that lists asks for all
     # "the difference between those" names nothing "those" could point at: asked first, it leans on no answer it has
     assert not points_inside("what's the difference between those")
     assert points_inside("sampling several reasoning paths and then picking among them")
@@ -983,3 +983,17 @@ def test_a_clause_after_a_comma_that_says_not_is_set_aside_unless_it_asks_for_mo
         == "main contribution is a simulator"
     assert plan_of("papers whose main contribution is a simulator").kind == "list"
     assert "English" in plan_of("papers on training LLMs for other languages, not only English?").query
+
+
+@pytest.mark.parametrize("question,listed", [
+    ("contrastive vision-language papers, all of them", True),
+    ("audio or speech llm work", True),
+    ("state space models, linear rnns etc", True),  # a fragment that lists asks for all of them
+    ("new methods built on grpo", True),
+    ("proof simplification for Lean", False),  # a search, as ever
+    ("how does it work", False),
+])
+def test_a_fragment_that_asks_for_all_is_a_list(question, listed):
+    from assistant.plan import asked
+
+    assert (plan_of(asked(question)).kind == "list") is listed
