@@ -702,6 +702,10 @@ _PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s
                                 r"cover(?:s|ing)?|target(?:s|ing)?)\s+"
                                 r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|of\b|on\b|in\b|for\b|or\b|and\b)\w",  # "empirical studies or analyses": nouns
                                 re.IGNORECASE)
+# "mostly theory, with math proofs, about reinforcement learning": the topic after what is said of the kind
+_KIND_THEN_ABOUT = re.compile(rf"\b(?:{_KIND_WORDS})\b[^?.!;:]{{0,40}}?[,\s]\s*(?:about|regarding|concerning)\s+"
+                              r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|it\b|them\b|this\b|these\b|the\s+"
+                              r"(?:store|collection|corpus)\b)\w", re.IGNORECASE)
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
 # The papers of a topic a "which" asks for: "which reinforcement learning papers ...", "what speech papers ..."
 _WHICH_PAPERS_ON = re.compile(r"^\s*(?:which|what|any)\s+(?P<topic>(?:(?!(?:ones?|of|are|is|were|was|do|does)\b)[\w-]+\s+){1,4}?)"
@@ -727,7 +731,8 @@ def names_a_topic(question: str) -> bool:
     must be about, rather than only qualifying the kind ("papers with theoretical analysis to support their
     method")."""
     wanted = _EXCLUSION.sub("", question)
-    if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted):
+    if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted) \
+            or _KIND_THEN_ABOUT.search(wanted):
         return True
     which = _WHICH_PAPERS_ON.match(wanted)  # "which reinforcement learning papers back their method with theory?"
     if which and any(not _NOT_A_MODIFIER.match(w) and not _KIND_WORD.fullmatch(w) for w in which.group("topic").split()):

@@ -381,6 +381,8 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Which papers are analyses of pre-training?", True),
     ("Which benchmarks involve formal proofs?", True),
     ("Which papers are primarily empirical studies of how existing models behave?", False),  # "studies" a noun
+    ("which papers are mostly theory, with proofs, about reinforcement learning?", True),  # said of the kind, then the topic
+    ("theory papers, with proofs, about how attention works", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
