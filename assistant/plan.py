@@ -706,6 +706,17 @@ _PAPERS_OF_KIND_ON = re.compile(rf"\b(?:{_KIND_WORDS})\s+(?:(?:papers?|works?)\s
 _KIND_THEN_ABOUT = re.compile(rf"\b(?:{_KIND_WORDS})\b[^?.!;:]{{0,40}}?[,\s]\s*(?:about|regarding|concerning)\s+"
                               r"(?!how\b|what\b|whether\b|which\b|why\b|their\b|its\b|it\b|them\b|this\b|these\b|the\s+"
                               r"(?:store|collection|corpus)\b)\w", re.IGNORECASE)
+# "analysis papers that study what RL fine-tuning does to LLMs": a topic in the clause that says what the kind asks
+# (RL fine-tuning), unless that clause names nothing but models doing things ("studies of how models behave")
+_KIND_THEN_CLAUSE = re.compile(rf"\b(?:{_KIND_WORDS})\b[^?.!;:]*?\b(?:how|what|why|whether)\b(?P<clause>[^?.!;,]*)",
+                               re.IGNORECASE)
+
+
+def _topic_in_clause(question: str) -> bool:
+    return any(w.lower() not in _MODELS_DOING and len(w) > 2
+               for m in _KIND_THEN_CLAUSE.finditer(question) for w in re.findall(r"\w[\w-]*", m.group("clause")))
+
+
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
 # The papers of a topic a "which" asks for: "which reinforcement learning papers ...", "what speech papers ..."
 _WHICH_PAPERS_ON = re.compile(r"^\s*(?:which|what|any)\s+(?P<topic>(?:(?!(?:ones?|of|are|is|were|was|do|does)\b)[\w-]+\s+){1,4}?)"
@@ -732,7 +743,7 @@ def names_a_topic(question: str) -> bool:
     method")."""
     wanted = _EXCLUSION.sub("", question)
     if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted) \
-            or _KIND_THEN_ABOUT.search(wanted):
+            or _KIND_THEN_ABOUT.search(wanted) or _topic_in_clause(wanted):
         return True
     which = _WHICH_PAPERS_ON.match(wanted)  # "which reinforcement learning papers back their method with theory?"
     if which and any(not _NOT_A_MODIFIER.match(w) and not _KIND_WORD.fullmatch(w) for w in which.group("topic").split()):
@@ -785,6 +796,11 @@ analyze analyzes analyse analyses explore explores prove proves proving argue ar
 searching interested need want actually really exactly
 their its own method methods approach approaches tasks questions problems core itself themselves
 genuine actual real proper solid component components element elements side part giving offering providing""".split())  # "back their proposed method with theory": any paper's
+# What a clause says of models doing things, naming no topic ("how existing models behave"): ``_topic_in_clause``
+_MODELS_DOING = _ANY_PAPER | _SAID_OF_THE_PAPERS | NOT_TOPIC_WORDS | frozenset("""existing current today behave behaves
+behaving behavior behaviour behaviors behaviours work works working perform performs performance do does did happen
+happens fail fails failing actually really well badly learn learns affect affects paradigm paradigms method methods
+approach approaches technique techniques""".split())
 
 
 # "Which papers don't use RL?", "papers that are not about agents": every paper of the store but those on a topic.

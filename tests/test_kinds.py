@@ -733,3 +733,23 @@ def test_which_of_them_is_more_about_one_thing_than_another_picks_one_and_that_o
     corpus.ask("papers on multilingual or non-English LLMs?", llm="none", conversation=conversation)
     training = corpus.ask("which of them are about training, not just evaluation?", llm="none", conversation=conversation)
     assert not training.plan.exclude and training.plan.query == "training"
+
+
+def test_the_papers_of_a_kind_on_a_topic_need_not_hold_its_words(corpus):
+    """"theory papers about transformers or attention": ECA, a theory paper on attention that says little of the
+    question's words, is near enough the best theory paper on it (``selection.KIND_GATE``; the list gate's coverage
+    clause would drop it); the clause "what RL fine-tuning does" names the topic the analyses are on."""
+    from assistant import selection
+    from assistant.search import LIST_GATE
+
+    theory = corpus.ask("which theory papers are about transformers or attention?", llm="none")
+    assert theory.plan.kind == "contribution" and theory.plan.on_a_topic
+    assert {"ECA", "A first-step analysis of generalization and learning dynamics for…"} <= \
+        {c.title.split(":")[0] for c in theory.citations}
+    titles = {p.id: p.title.split(":")[0] for p in corpus.papers()}
+    cited = {c.id for c in theory.citations}
+    labelled = [c for c in corpus.searcher.candidates(theory.plan.query, pool=selection.LIST_POOL) if c.id in cited]
+    assert "ECA" in {titles[c.id] for c in selection.KIND_GATE.passing(labelled)}
+    assert "ECA" not in {titles[c.id] for c in LIST_GATE.passing(labelled)}
+    analyses = corpus.ask("analysis papers that study what RL fine-tuning does to LLMs", llm="none")
+    assert analyses.plan.on_a_topic and len(analyses.citations) == 2

@@ -382,7 +382,9 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("Which benchmarks involve formal proofs?", True),
     ("Which papers are primarily empirical studies of how existing models behave?", False),  # "studies" a noun
     ("which papers are mostly theory, with proofs, about reinforcement learning?", True),  # said of the kind, then the topic
-    ("theory papers, with proofs, about how attention works", False),
+    ("theory papers, with proofs, about how attention works", True),  # what the clause asks is about attention
+    ("analysis papers that study what RL fine-tuning does to LLMs", True),
+    ("analysis papers that study how today's models behave", False),  # only models doing things
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
