@@ -316,6 +316,10 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     if plan.kind == "compare" or plan.whole_set or not ids or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])
+    compounds = _compounds(plan)
+    if compounds and not plan.exclude and not plan.pick_one:  # "which are training-free?": those that say so, if any does
+        holding = [pid for pid in ids if holds(f"{records[pid][0].get('title', '')} {records[pid][1]}", compounds)]
+        ids = holding or ids
     found = searcher.candidates(plan.query, where=(where or Filter()).restricted_to(ids))
     if _none_is_about(found) and not plan.superlative:  # "which of them are about medicine?"
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids] if plan.exclude else [])
@@ -350,6 +354,15 @@ def _naming(plan: Plan, records: list[tuple[dict, str]]) -> list[str]:
     defined = {squashed(acronym) for acronym in definitions(text for _meta, text in records)}
     asked = {squashed(word) for word in naming_words(plan.question)}
     return [word for word in naming_words(plan.query) if squashed(word) in asked and squashed(word) not in defined]
+
+
+def _compounds(plan: Plan) -> list[str]:
+    """The hyphenated terms the question itself asks the last answer's papers about ("training-free",
+    "long-video"): a property a paper states in those words."""
+    negated = {m.group(1).lower() for m in re.finditer(r"\b(?:without|no|not|w/o|never)\s+(?:\w+\s+){0,2}?(\w+(?:-\w+)+)",
+                                                      plan.question, re.IGNORECASE)}  # "without fine-tuning": the opposite
+    asked = {w.lower() for w in re.findall(r"\w+(?:-\w+)+", plan.question)} - negated
+    return [w for w in re.findall(r"\w+(?:-\w+)+", plan.query) if w.lower() in asked]
 
 
 def _none_is_about(found: list) -> bool:

@@ -753,3 +753,19 @@ def test_the_papers_of_a_kind_on_a_topic_need_not_hold_its_words(corpus):
     assert "ECA" not in {titles[c.id] for c in LIST_GATE.passing(labelled)}
     analyses = corpus.ask("analysis papers that study what RL fine-tuning does to LLMs", llm="none")
     assert analyses.plan.on_a_topic and len(analyses.citations) == 2
+
+
+def test_a_subset_by_a_hyphenated_property_keeps_the_papers_that_state_it(corpus):
+    """"which of those are training-free?": THINKMERGE, which says so; Parallel-R1, an RL framework close to it in
+    meaning, is not kept. A negated one ("without fine-tuning") is no such property."""
+    from assistant import selection
+
+    conversation = corpus.conversation()
+    corpus.ask("parallel reasoning in llms, trained or at decoding time", llm="none", conversation=conversation)
+    free = corpus.ask("which of those are training-free?", llm="none", conversation=conversation)
+    assert selection._compounds(free.plan) == ["training-free"]
+    assert [c.title.split(":")[0] for c in free.citations] == ["THINKMERGE"]
+    by_meaning = corpus.select(replace(free.plan, question="which of those are training free?"))  # no hyphen asked
+    assert "Parallel-R1" in {h.title.split(":")[0] for h in by_meaning.hits}
+    untuned = corpus.ask("which of them work without fine-tuning?", llm="none", conversation=conversation)
+    assert selection._compounds(untuned.plan) == []
