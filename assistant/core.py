@@ -11,7 +11,7 @@ from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
 from .conversation import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
-from .plan import Plan, asked, is_compare, make_plan, unanchored
+from .plan import Plan, asked, broadened, is_compare, make_plan, unanchored
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -123,8 +123,18 @@ class Assistant:
         """Plan ``query`` and find its papers: a ``Found`` with the plan, the page of hits and the total."""
         where = self._filter(where)
         plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation, name="query")
-        selection = self.select(plan, k=k, where=where)
+        plan, selection = self._selected(plan, k=k, where=where)
         return Found(plan, selection.page(plan), selection.total, selection.empty_topics)
+
+    def _selected(self, plan: Plan, *, k: int | None, where):
+        """``plan`` and its selection; when no paper has the kind a "mainly" question asks for as its main
+        contribution, the broadened plan (``plan.broadened``) and its papers instead."""
+        selection = self.select(plan, k=k, where=where)
+        wider = broadened(plan) if not selection.hits else None
+        if wider is None:
+            return plan, selection
+        found = self.select(wider, k=k, where=where)
+        return (wider, found) if found.hits else (plan, selection)
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
              page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",
@@ -381,7 +391,7 @@ class Assistant:
         else:
             plan = self._page_of(plan, page, where, page_size)
             where = self._filter(plan.filters)
-        selection = self.select(plan, k=k, where=where)
+        plan, selection = self._selected(plan, k=k, where=where)
         hits = selection.page(plan)
         evidence = quotes(plan, hits, self.embedder, self.lexical)
         backend, note = self.backend(llm) if hits else (None, "")

@@ -471,6 +471,8 @@ class Plan:
             out.update(like=self.like, resolution=self.resolution)
         if self.unanchored:
             out.update(unanchored=True, resolution=self.resolution)
+        if self.kind == "contribution" and self.resolution:
+            out["resolution"] = self.resolution
         if self.besides:
             out["besides"] = self.besides
         if self.examples:
@@ -497,6 +499,8 @@ class Plan:
                     else f"contribution question: every {kinds} paper{only}") + (f" on {about}" if self.on_a_topic else "")
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"
+            if self.resolution:  # "none has it as its main contribution": the papers that bring it (``broadened``)
+                text += f" ({self.resolution})"
         elif self.kind == "named":
             text = f"named paper: {about}"
         elif self.like and self.kind == "topic":
@@ -516,6 +520,16 @@ class Plan:
         if not self.source.startswith("rules"):
             text += f" (planned by {self.source})"
         return text
+
+
+def broadened(plan: Plan) -> Plan | None:
+    """The plan to answer when no paper has the kind ``plan`` asks for as its main contribution ("which papers make
+    their own training data as a main contribution?"): every paper that brings that kind, said so. None for any
+    other plan."""
+    if plan.kind != "contribution" or not plan.mainly or plan.every_kind:
+        return None
+    kinds = DATA_USE_NAMES[plan.data_use] if plan.data_use else " or ".join(plan.contributions)
+    return replace(plan, mainly=False, resolution=f"none has {kinds} as its main contribution; these bring it beside another")
 
 
 def unanchored(question: str, filters: str | None) -> Plan:
@@ -616,7 +630,8 @@ def data_use_asked(question: str) -> str | None:
 
 # What a resource is said to be for: "(a dataset) for evaluating models", "to train agents".
 _FOR_USE = {use: re.compile(rf"\b(?:for|to)\s+(?:[\w-]+\s+(?:and|or)\s+)?(?:{words})\b", re.IGNORECASE) for use, words in
-            (("evaluation", r"evaluat\w*|assess\w*|test(?:ing)?|measur\w*"), ("training", r"train\w*|fine-tun\w*"))}
+            (("evaluation", r"evaluat\w*|assess\w*|test(?:ing)?|measur\w*|scor(?:e|es|ing)|grad(?:e|es|ing)"),
+             ("training", r"train\w*|fine-tun\w*|teach\w*"))}  # "a dataset to teach the model"
 
 
 def _data_use(question: str, kinds: list[str]) -> str | None:

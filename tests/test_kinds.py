@@ -769,3 +769,19 @@ def test_a_subset_by_a_hyphenated_property_keeps_the_papers_that_state_it(corpus
     assert "Parallel-R1" in {h.title.split(":")[0] for h in by_meaning.hits}
     untuned = corpus.ask("which of them work without fine-tuning?", llm="none", conversation=conversation)
     assert selection._compounds(untuned.plan) == []
+
+
+def test_a_kind_no_paper_has_as_its_main_contribution_is_answered_by_the_papers_that_bring_it(corpus):
+    """No bundled paper's main contribution is training data; three build it beside their method, and the answer
+    says so rather than citing none. A kind some paper has as its main one is answered as asked."""
+    data = corpus.ask("which papers make their own training data as their main contribution? a dataset to teach "
+                      "the model", llm="none")
+    assert data.plan.kind == "contribution" and data.plan.data_use == "training" and not data.plan.mainly
+    assert {c.title.split(":")[0] for c in data.citations} == {"Echo", "EmotionThinker", "WebShaper"}
+    assert "none has training data as its main contribution" in data.plan.line()
+    assert data.plan.as_dict()["resolution"] == data.plan.resolution
+    benchmarks = corpus.ask("which papers are mainly benchmarks?", llm="none")
+    assert benchmarks.plan.mainly and not benchmarks.plan.resolution
+    assert {c.title.split(":")[0] for c in benchmarks.citations} == {"GDPval", "Lean4PHYS", "LEXam"}
+    surveys = corpus.ask("which papers are mainly surveys?", llm="none")
+    assert surveys.plan.mainly and not surveys.citations  # none brings it at all: still none
