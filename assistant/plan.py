@@ -113,6 +113,9 @@ _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|c
 # RL" (every paper with that label, as "are there any theoretical papers?" asks; "mainly" asks for the main one).
 _KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|position|analysis|empirical|system|tool|architecture)"
                             r"(?:-(?:style|type|heavy|focused|oriented))?\s+(?:papers?|works?)\b", re.IGNORECASE)
+# A kind as the head of a fragment: "mamba theory", "agent benchmarks?", "rl theory papers"
+_KIND_LAST = re.compile(r"^[^?.!;:,]*?\b[\w-]+\s+(?:theory|theories|benchmarks?|datasets?|surveys?)(?:\s+(?:papers?|works?))?\s*[?.!]*\s*$",
+                        re.IGNORECASE)
 # A kind a paper brings to what it claims: "papers that back their claims with theory", "support their method
 # with a theoretical analysis". Theory, since a paper contributes it; "train with synthetic data" uses data.
 _BACKED_BY = re.compile(r"\b(?:back(?:s|ed)?|support(?:s|ed)?|justif\w*|ground(?:s|ed)?|with)\s+(?:\w+\s+){0,3}?"
@@ -580,7 +583,8 @@ def _kinds_in(question: str) -> list[str]:
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     form = _form_in(wanted)  # a method of a form: "propose a new attention mechanism", "introduce a new metric"
-    if not (opening or form or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)):
+    if not (opening or form or _KIND_FRAME.search(wanted) or _KIND_OF_PAPER.search(wanted) or _BACKED_BY.search(wanted)
+            or _KIND_LAST.search(wanted)):
         return []
     return [label for label in CONTRIBUTION_LABELS
             if (label in _CONTRIBUTION and _CONTRIBUTION[label].search(wanted)) or (label == METHOD and form)]

@@ -1001,3 +1001,19 @@ def test_a_fragment_that_asks_for_all_is_a_list(question, listed):
     from assistant.plan import asked
 
     assert (plan_of(asked(question)).kind == "list") is listed
+
+
+@pytest.mark.parametrize("question,kind", [
+    ("mamba theory", "contribution"),  # a kind as the head of a fragment: theory papers on Mamba
+    ("agent benchmarks?", "contribution"),
+    ("rl theory papers", "contribution"),
+    ("legal reasoning benchmark in English and German", "topic"),  # a kind that is not the head: one paper described
+    ("proof simplification for Lean", "topic"),
+])
+def test_a_kind_as_the_head_of_a_fragment_asks_for_that_kind(question, kind):
+    from assistant.plan import asked
+
+    plan = plan_of(asked(question))
+    assert plan.kind == kind
+    if kind == "contribution":
+        assert plan.on_a_topic
