@@ -1,5 +1,6 @@
 """Misspelt words of a query, read as the word the papers hold: 'test-time adaptaton' searches 'adaptation'; chat
-shorthand written out first ('ppl', 'w/o', 'diff topic').
+shorthand written out first ('ppl', 'w/o', 'diff topic'); a shortened word in full ('manip', 'archs', 'evals':
+``_written_in_full``).
 
 A word no paper holds counts against a question twice: BM25 finds nothing for it, and a question much
 of whose weight is in unknown words is taken for one on something the store lacks (``search.unheard_of``)
@@ -20,6 +21,8 @@ those stems and not theirs.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from typing import Callable, Container
 
@@ -104,13 +107,34 @@ class EnglishWords:
 
     def __init__(self) -> None:
         self._checker = None
+        self._sorted: list[str] | None = None
 
-    def __contains__(self, word: str) -> bool:
+    def _words(self):
         if self._checker is None:
             from spellchecker import SpellChecker
 
             self._checker = SpellChecker(distance=1)
-        return self._checker[word] >= self.MIN_COUNT
+        return self._checker
+
+    def __contains__(self, word: str) -> bool:
+        return self.count(word) >= self.MIN_COUNT
+
+    def count(self, word: str) -> int:
+        """How often ``word`` is seen in the list's sources."""
+        return self._words()[word]
+
+    def starting_with(self, prefix: str) -> list[str]:
+        """The words of English that begin with ``prefix`` (the sorted list is made on first use)."""
+        if self._sorted is None:
+            counts = self._words().word_frequency.dictionary
+            self._sorted = sorted(w for w, n in counts.items() if n >= self.MIN_COUNT and w.isalpha())
+        start = bisect.bisect_left(self._sorted, prefix)
+        found = []
+        for word in itertools.islice(self._sorted, start, None):
+            if not word.startswith(prefix):
+                break
+            found.append(word)
+        return found
 
 
 def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[str], int],
@@ -120,6 +144,8 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
     such spelling, or with two spellings held equally, or a word of ``english``, stays as typed."""
     def fix(match: re.Match) -> str:
         word = match.group()
+        if MIN_SHORTENED <= len(word) < MIN_LENGTH:
+            return _written_in_full(word, stem, papers_holding, english)
         if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0 or _inflected(word, stem, papers_holding) \
                 or word in english:
             return word
@@ -136,3 +162,32 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
         return ranked[0][1]
 
     return _WORD.sub(fix, written_out(query))
+
+
+MIN_SHORTENED = 4  # "manip", "archs", "eval": shorter ones ("sci", "seq") begin too many words
+
+
+def _written_in_full(word: str, stem: Callable[[str], str], papers_holding: Callable[[str], int],
+                     english) -> str:
+    """A short word no paper holds and no word of English, read as the word of English it begins whose stem the
+    most papers hold: "manip" -> "manipulation", "archs" -> "architectures" (a plural keeps its "s"); as typed
+    when it begins no such word, or two equally held, or ``english`` cannot list words by their beginning."""
+    if not hasattr(english, "starting_with") or papers_holding(stem(word)) > 0 or word in english \
+            or _inflected(word, stem, papers_holding):
+        return word
+    plural = word.endswith("s") and len(word) > MIN_SHORTENED
+    base = word[:-1] if plural else word
+    held: dict[str, tuple[int, str]] = {}  # stem -> (papers holding it, its commonest word: "manipulation")
+    for full in english.starting_with(base):
+        if len(full) < len(base) + 3 or (plural and full.endswith("s")):
+            continue
+        term = stem(full)
+        if term in held:
+            if english.count(full) > english.count(held[term][1]):
+                held[term] = (held[term][0], full)
+        elif (count := papers_holding(term)) > 0:
+            held[term] = (count, full)
+    ranked = sorted(held.values(), key=lambda found: -found[0])
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return word
+    return ranked[0][1] + ("s" if plural else "")

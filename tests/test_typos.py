@@ -48,6 +48,21 @@ def test_a_word_of_english_is_no_slip_of_a_word_the_papers_hold():
 
 
 @pytest.mark.parametrize("typed, read", [
+    ("bimanual manip from one demo", "bimanual manipulate from one demo"),  # the stem the papers hold: 'manipul'
+    ("new archs for long sequences", "new architectures for long sequences"),  # a plural keeps its 's'
+    ("llm evals", "llm evaluations"),
+    ("lora finetuning", "lora finetuning"),  # begins no word whose stem a paper holds
+    ("clip style vlm", "clip style vlm"),  # a word of English stays as typed
+    ("sci ml", "sci ml"),  # too short: begins too many words
+])
+def test_a_shortened_word_is_read_as_the_word_it_begins_that_the_papers_hold(typed, read):
+    from assistant.typos import EnglishWords, respelled
+
+    held = {**HELD, "manipul": 1, "architectur": 3, "evalu": 20, "evaluat": 2}
+    assert respelled(typed, stemmer().stemWord, lambda term: held.get(term, 0), EnglishWords()) == read
+
+
+@pytest.mark.parametrize("typed, read", [
     ("how do ppl train agents w/o labels", "how do people train agents without labels"),
     ("diff topic: robots pls", "different topic: robots please"),
     ("what's the diff between them", "what's the difference between them"),
@@ -83,3 +98,10 @@ def test_a_misspelt_word_is_read_before_the_question_is_planned(corpus):
     """'diffrent' is no word of a comparison; 'different' is."""
     plan = corpus.plan("how is DeepEyes diffrent from RAPID in the way they combine perception and reasoning?")
     assert plan.kind == "compare" and "different" in plan.query
+
+
+def test_a_shortened_question_finds_what_the_words_in_full_would(corpus):
+    """'manip' and 'demo' are in no abstract; 'manip' read as the word the papers hold finds VLBiMan."""
+    assert corpus.searcher.lexical.respelled("bimanual manip from one demo") == "bimanual manipulate from one demo"
+    assert {c.title.split(":")[0] for c in corpus.ask("bimanual manip from one demo", llm="none").citations} \
+        == {"VLBiMan"}
