@@ -76,6 +76,13 @@ _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|whic
 _SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|better|worse)\b(?:\s+[\w-]+)?|\b\w{2,}est\b"
                           r"|\b\w{3,}er\b", re.IGNORECASE)
 _SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
+def _described_twice(question: str) -> bool:
+    """Whether a question describes two papers of a set ("the two-arms one ... the one about safety")."""
+    spans = sorted({m.span() for pattern in (_THE_X_ONE, _THE_ONE) for m in pattern.finditer(question)})
+    apart = [span for i, span in enumerate(spans) if i == 0 or span[0] >= spans[i - 1][1]]
+    return len(apart) >= 2
+
+
 # What a pick sets the one it asks for against: "which of those is more about frames vs. dropping tokens?" asks
 # for the one on frames
 _ALTERNATIVE = re.compile(r"\s+(?:vs\.?|versus|rather\s+than|instead\s+of|as\s+opposed\s+to|than)\s.*$", re.IGNORECASE | re.DOTALL)
@@ -322,6 +329,9 @@ class Conversation:
                 # "the one that clusters prefixes" after a subset: any paper of the set the subset chose from
                 ids = list(last.within)
                 which = f"the {len(ids)} papers the last answer chose from"
+            if one and len(ids) > 1 and is_compare(question) and _described_twice(question):
+                # "how is the two-arms one different from the one about safety?": both are of the set, compared
+                return Resolved(among.query, ids, True, f"{which}, the two it describes among them")
             if one and len(ids) > 1:
                 described_as = _ALTERNATIVE.sub("", _DESCRIBED.split(question[one.end():], maxsplit=1)[0])
                 about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
@@ -370,10 +380,12 @@ class Conversation:
                     # latest answer of several, not the one paper told about
                     ids, papers = list(several.citation_ids), f"the {len(several.citation_ids)} papers of an earlier answer"
                 elif len(ids) == 1 and chosen_from and _THE_ONE.search(last.question) \
-                        and (is_compare(question) or re.search(r"\bboth\b", question, re.IGNORECASE)):
+                        and (is_compare(question) or re.search(r"\bboth\b", question, re.IGNORECASE)
+                             or re.search(r"\b(?:of|among)\s+(?:them|those|these)\b", question, re.IGNORECASE)):
                     # "how do they differ? both use RL, no?" after "which one of them is about emotion?": the set
                     # that one was picked from, since one paper is not compared (after "only the ones on math",
-                    # which found one, "those two" are not the set it was chosen from)
+                    # which found one, "those two" are not the set it was chosen from); or "which of them ...?",
+                    # a subset of that set again
                     ids, papers = list(chosen_from), the_papers(len(chosen_from), chosen_from=True)
                 # "what about the ones on physics?" after "which of them evaluate frontier models?": another subset
                 # of the same set

@@ -785,3 +785,22 @@ def test_a_kind_no_paper_has_as_its_main_contribution_is_answered_by_the_papers_
     assert {c.title.split(":")[0] for c in benchmarks.citations} == {"GDPval", "Lean4PHYS", "LEXam"}
     surveys = corpus.ask("which papers are mainly surveys?", llm="none")
     assert surveys.plan.mainly and not surveys.citations  # none brings it at all: still none
+
+
+def test_after_a_pick_which_of_them_is_the_set_again_and_two_described_ones_are_compared(corpus):
+    """"which of them ...?" after "the one with the two arms" (one paper picked) asks of the set it was picked from;
+    "how is the bimanual one different from the one about world models?" describes two of a set: both, compared,
+    not the one that fits best."""
+    conversation = corpus.conversation()
+    robots = corpus.ask("papers with real robots, like robot arms or robots in a house?", llm="none",
+                        conversation=conversation)
+    assert {c.title.split(":")[0] for c in robots.citations} == {"VLBiMan", "WorldGym"}
+    picked = corpus.ask("the one with the two arms: how does it learn?", llm="none", conversation=conversation)
+    assert [c.title.split(":")[0] for c in picked.citations] == ["VLBiMan"]
+    again = corpus.ask("which of them evaluates a policy without a real robot?", llm="none", conversation=conversation)
+    assert set(again.plan.restrict_to) == {c.id for c in robots.citations}
+    assert "WorldGym" in {c.title.split(":")[0] for c in again.citations}
+    both = corpus.ask("how is the bimanual one different from the one about world models?", llm="none",
+                      conversation=conversation)
+    assert both.plan.kind == "compare" and not both.plan.pick_one
+    assert {c.title.split(":")[0] for c in both.citations} == {"VLBiMan", "WorldGym"}
