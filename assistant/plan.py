@@ -894,7 +894,8 @@ _LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:" + DASH + r"|:)
                     re.IGNORECASE)
 # A word of acknowledgement before a follow-up: "ok and for video?", "great, now which of them use RL?"
 _INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see|hey|hi|hello)"
-                           r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare)\b)", re.IGNORECASE)
+                           r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare|are|is|do|does|"
+                           r"can|could|any|anything|papers|list|find|give|who|where)\b)", re.IGNORECASE)  # "hi, are there ..."
 # A list asked as what the asker collects: "I'm collecting everything in this set that builds directly on GRPO"
 _COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecting|gathering|compiling|after|making|building)\s+"
                          r"(?:everything|anything|all\s+(?:the\s+)?(?:papers|work)|"

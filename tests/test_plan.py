@@ -1017,3 +1017,15 @@ def test_a_kind_as_the_head_of_a_fragment_asks_for_that_kind(question, kind):
     assert plan.kind == kind
     if kind == "contribution":
         assert plan.on_a_topic
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("hi, are there papers with robots in the real world?", "are there papers with robots in the real world?"),
+    ("thanks! any papers on Lean?", "any papers on Lean?"),
+    ("cool, is there anything on audio?", "is there anything on audio?"),
+    ("hi", "hi"),  # a greeting alone is small talk, not a question with nothing in it
+])
+def test_a_greeting_before_the_question_is_not_searched(typed, read):
+    from assistant.plan import asked
+
+    assert asked(typed) == read
