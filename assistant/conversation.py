@@ -75,6 +75,7 @@ _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|whic
                       re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|better|worse)\b(?:\s+[\w-]+)?|\b\w{2,}est\b"
                           r"|\b\w{3,}er\b", re.IGNORECASE)
+_SUPERLATIVE_WORD = re.compile(r"\b(?:most|least|best|worst|\w{2,}est)\b", re.IGNORECASE)  # "the fewest demos": never none
 _SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
 def _described_twice(question: str) -> bool:
     """Whether a question describes two papers of a set ("the two-arms one ... the one about safety")."""
@@ -343,7 +344,7 @@ class Conversation:
                        else f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
                 return Resolved(about or among.query, ids, True, f"the one of {which}{how}",
-                                pick_one=True, superlative=best)
+                                pick_one=True, superlative=best or bool(_SUPERLATIVE_WORD.search(question, one.end())))
             numbered = last
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the
@@ -393,6 +394,11 @@ class Conversation:
                 sibling = bool((switch or and_which) and chosen_from)
                 if sibling:
                     ids, papers = list(previous.within), the_papers(len(previous.within), chosen_from=True)
+                if one is not None and one.re is _THE_ONE and len(ids) > 1 and not negated:
+                    # "and which one needs the fewest demos?" after a subset of one: the one of the set it chose from
+                    return Resolved(remaining or last.query, ids, True, f"the one of {papers}"
+                                    + (f" about {remaining}" if remaining else " that fits it best"), pick_one=True,
+                                    superlative=bool(_SUPERLATIVE_WORD.search(question, one.end())), sibling=sibling)
                 if negated and remaining:
                     return Resolved(remaining, ids, True, f"those of {papers} that are not on {remaining}", exclude=True,
                                     sibling=sibling)

@@ -804,3 +804,18 @@ def test_after_a_pick_which_of_them_is_the_set_again_and_two_described_ones_are_
                       conversation=conversation)
     assert both.plan.kind == "compare" and not both.plan.pick_one
     assert {c.title.split(":")[0] for c in both.citations} == {"VLBiMan", "WorldGym"}
+
+
+def test_which_one_after_a_subset_of_one_picks_from_the_set_it_chose_from(corpus):
+    """"and which one needs the fewest demos?" after a subset that kept one paper: the one of the set the subset
+    was chosen from that fits best (a superlative: never none), not a subset of that set."""
+    conversation = corpus.conversation()
+    robots = corpus.ask("which papers are about robots or embodied agents?", llm="none", conversation=conversation)
+    assert {"WorldGym", "VLBiMan"} <= {c.title.split(":")[0] for c in robots.citations}
+    kept = corpus.ask("which of those is for evaluating policies before deployment?", llm="none",
+                      conversation=conversation)
+    assert [c.title.split(":")[0] for c in kept.citations] == ["WorldGym"]
+    fewest = corpus.ask("and which one needs the fewest demos?", llm="none", conversation=conversation)
+    assert fewest.plan.pick_one and fewest.plan.superlative
+    assert set(fewest.plan.restrict_to) == {c.id for c in robots.citations}
+    assert [c.title.split(":")[0] for c in fewest.citations] == ["VLBiMan"]
