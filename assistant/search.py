@@ -30,7 +30,7 @@ from .acronyms import definitions, readings
 from .embedding import Embedder
 from .filters import Filter
 from .lexical import LexicalIndex
-from .query_words import NOT_TOPIC_WORDS, compound_head, topic_words
+from .query_words import GENERAL_HEADS, NOT_TOPIC_WORDS, compound_head, topic_runs, topic_words
 from .results import PaperHit
 from .spelling import name_kind
 from .store import Store
@@ -253,6 +253,7 @@ class Candidate:
     unknown: float = 0.0  # the share of the query's terms that no paper of the store holds (the same for every candidate)
     named: bool = False  # the query names this paper ("tell me about PoLR")
     coined: bool = False  # the paper holds every coined word of the query ("MATH500", "GPT-4", "Qwen3")
+    phrased: bool = True  # the paper holds each run of the query's topic words as a phrase ("learned optimizers")
 
     @property
     def full_text(self) -> str:
@@ -417,10 +418,27 @@ class HybridSearcher:
                 c.lexical = max(c.lexical, shares.get(c.id, 0.0) - lacking)
         for c in ranked:
             c.unknown = unknown
+        self._phrased(query, ranked, defined)
         self._without_the_head(query, ranked)
         ranked = fuse_order(ranked)
         first = sorted((c for c in ranked if c.named), key=lambda c: named.index(c.id))  # in the order named
         return first + [c for c in ranked if not c.named]
+
+    def _phrased(self, query: str, ranked: list[Candidate], defined: dict[str, str]) -> None:
+        """Mark the papers holding every term of the query (which pass the gates' floor whatever their ratio) that do
+        not hold each run of two or more of its topic words as a phrase, in some reading of it ("RL algorithm" or
+        "reinforcement learning algorithm"): "learned optimizers" is in the paper on learned optimizers, while
+        "learning" and "optimization" are in most abstracts. Only those papers are read."""
+        readings_runs = [[stems for run in topic_runs(reading)  # a general head says little: "RL algorithm" is "RL"
+                          if len(words := [w for w in run if w.lower() not in GENERAL_HEADS]) >= 2
+                          and len(stems := self.lexical.tokenize([" ".join(words)])[0]) >= 2]
+                         for reading in readings(query, defined)]
+        if not any(readings_runs):
+            return
+        for c in ranked:
+            if c.lexical >= FULL_COVERAGE:
+                words = f" {' '.join(self.lexical.tokenize([c.full_text])[0])} "
+                c.phrased = any(all(f" {' '.join(stems)} " in words for stems in runs) for runs in readings_runs)
 
     def _without_the_head(self, query: str, ranked: list[Candidate]) -> None:
         """Halve the coverage of a paper that lacks the head of the query's hyphenated compound (``compound_head``):
@@ -570,7 +588,7 @@ class Gate:
             return [c for c in ranked if c.named or c.coined]
         cut = max(self.floor, self.ratio * best)
         kept = [c for c in ranked if c.named or c.coined or c.relevance >= cut
-                or (c.lexical >= FULL_COVERAGE and c.relevance >= self.floor)]
+                or (c.lexical >= FULL_COVERAGE and c.phrased and c.relevance >= self.floor)]
         if not self.coverage:
             return kept
         most = max((c.lexical for c in kept), default=0.0)

@@ -324,3 +324,18 @@ def test_a_capitalised_word_no_dictionary_has_is_a_name(corpus):
     assert proper_names("papers on Atari, Lean or Transformers", english) == []
     qwen = corpus.ask("which papers run experiments on Qwen models?", llm="none", page_size=None)
     assert len(qwen.citations) == 4 and all("qwen" in c.text.lower() for c in qwen.citations)
+
+
+def test_a_paper_holding_the_words_of_a_phrase_apart_is_no_sure_match(corpus):
+    """"learned optimizers": every abstract on learning and optimization holds both stems, so holding every term of
+    the query lets a paper past the list gate's ratio only if it holds the phrase; a general head ("RL algorithm")
+    asks no phrase."""
+    from assistant.search import FULL_COVERAGE
+
+    titles = {p.id: p.title.split(":")[0] for p in corpus.papers()}
+    found = corpus.searcher.candidates("learned optimizers", pool=400)
+    full = [c for c in found if c.lexical >= FULL_COVERAGE]
+    assert len(full) >= 5 and 1 <= sum(c.phrased for c in full) < len(full)
+    listed = {titles[c.id] for c in corpus.ask("which papers are on learned optimizers?", llm="none").citations}
+    assert len(listed) <= 4 and {titles[c.id] for c in full if c.phrased} <= listed
+    assert all(c.phrased for c in corpus.searcher.candidates("RL algorithm", pool=400))
