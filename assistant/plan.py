@@ -158,15 +158,21 @@ def _paren_examples(question: str) -> re.Match | None:
         and not re.search(r"\b(?:not|no|never|except)\b|n[’']t\b", found.group("items"), re.IGNORECASE) else None
 
 
+def _examples_found(text: str) -> re.Match | None:
+    """Where ``text`` gives its examples: after "e.g." or "like", after a dash, or in parentheses."""
+    return _EXAMPLES.search(text) or _DASH_EXAMPLES.search(text) or _paren_examples(text)
+
+
 def _only_paren_examples(question: str) -> bool:
     """Whether the examples a question gives are in parentheses, instances of the phrase before them rather than
     topics of their own ("e.g. physics or biology")."""
-    return not (_EXAMPLES.search(question) or _DASH_EXAMPLES.search(question)) and bool(_paren_examples(question))
+    found = _examples_found(question)
+    return found is not None and found.re is _PAREN_EXAMPLES
 
 
 def without_examples(text: str) -> str:
     """``text`` less the examples it gives (``examples``): what they are instances of."""
-    found = _EXAMPLES.search(text) or _DASH_EXAMPLES.search(text) or _paren_examples(text)
+    found = _examples_found(text)
     return " ".join((text[:found.start()] + " " + text[found.end():]).split()).strip(" ,") if found else text
 
 
@@ -175,7 +181,7 @@ def examples(question: str) -> list[str]:
     e.g. physics or biology' -> ['physics', 'biology']; 'verifiers like Lean or symbolic logic engines to
     check proofs' -> ['Lean', 'symbolic logic engines']; 'robots (manipulation, safe planning)' ->
     ['manipulation', 'safe planning']. A paper on one of them answers the question."""
-    found = _EXAMPLES.search(question) or _DASH_EXAMPLES.search(question) or _paren_examples(question)
+    found = _examples_found(question)
     if not found:
         return []
     return _example_items(found.group("items"))
@@ -204,7 +210,7 @@ def topic_examples(question: str) -> list[str]:
     """The examples a question on a kind of contribution gives of its topic, not of the kind: 'benchmarks for
     expert work (law, physics, real job tasks)' -> ['law', 'physics', 'real job tasks']; none for 'benchmarks
     (datasets or test suites)' or 'theory (proofs, bounds)'."""
-    found = _EXAMPLES.search(question) or _DASH_EXAMPLES.search(question) or _paren_examples(question)
+    found = _examples_found(question)
     if not found or re.search(rf"\b(?:{_KIND_WORDS})\W*$", question[:found.start()], re.IGNORECASE):
         return []
     return [item for item in _example_items(found.group("items"))
@@ -1140,12 +1146,11 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     if kinds == [METHOD] and _ONE_PAPER.search(question):  # "the paper that proposes a group matching score": that one
         kinds = []
     if kinds:
-        rest = without_contribution_words(query, _method_form(question, kinds))
+        form = _method_form(question, kinds)
+        rest, given = without_contribution_words(query, form), topic_examples(question)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
-                    examples=topic_examples(question),
-                    examples_of=without_contribution_words(without_examples(query), _method_form(question, kinds))
-                    if topic_examples(question) else "",
-                    data_use=_data_use(question, kinds), method_form=_method_form(question, kinds),
+                    examples=given, examples_of=without_contribution_words(without_examples(query), form) if given else "",
+                    data_use=_data_use(question, kinds), method_form=form,
                     every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:
@@ -1160,9 +1165,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     about_one = asks_about_one(question)
     # a topic given with examples of it ("LLMs in expert domains such as law or the life sciences") asks for all, as
     # does "what could I use to adapt a model at test time?": every paper that answers, not the few best
-    if is_list(question) or (not named and (_BARE_QUESTION.match(question) or examples(question) or (
+    given = examples(question)
+    if is_list(question) or (not named and (_BARE_QUESTION.match(question) or given or (
             not about_one and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question)))):
-        return Plan(kind="list", form=FORMS["list"], examples=examples(question), without=left_out_topic(question),
+        return Plan(kind="list", form=FORMS["list"], examples=given, without=left_out_topic(question),
                     examples_of=without_examples(query) if _only_paren_examples(question) else "",
                     **base)
     if about_one:

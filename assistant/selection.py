@@ -94,7 +94,7 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     if plan.kind == "compare":
         return Selection(_compared(plan, searcher, where))
     if plan.kind == "contribution":
-        return _by_contribution(plan, searcher, where, examples_gate=(topic_gate, k))
+        return _by_contribution(plan, searcher, where, topic_gate=topic_gate, k=k)
     if plan.kind == "list":
         return _listed(plan, searcher, k=k, topic_gate=topic_gate, where=where)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
@@ -208,7 +208,7 @@ def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
     return list(chosen.values())
 
 
-def _by_contribution(plan: Plan, searcher: HybridSearcher, where, examples_gate: tuple[Gate, int] | None = None) -> Selection:
+def _by_contribution(plan: Plan, searcher: HybridSearcher, where, topic_gate: Gate | None = None, k: int = 0) -> Selection:
     """Every paper labelled with a kind asked for, or for "mainly ..." every paper whose main contribution
     is one; with a topic, those of them that pass ``KIND_GATE`` among the labelled papers: about the topic
     (the list floor, and none when even the best of them is under the gate's abstain level: "benchmarks
@@ -226,9 +226,9 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where, examples_gate:
     if plan.on_a_topic:
         labelled = [c for c in searcher.candidates(plan.query, where=where, pool=LIST_POOL) if c.id in ids]
         hits = [_hit(c) for c in KIND_GATE.passing(labelled)]
-        if plan.examples and examples_gate is not None:  # "benchmarks for expert work (law, physics)": those of
-            gate, k = examples_gate  # the kind clearly on an example too
-            hits += _on_examples(plan, searcher, {h.id for h in hits}, gate, k, (where or Filter()).restricted_to(ids))
+        if plan.examples and topic_gate is not None:  # "benchmarks for expert work (law, physics)": those of the
+            # kind clearly on an example too
+            hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, (where or Filter()).restricted_to(ids))
         if hits:
             return _by_kind(Selection(hits), plan)
         return Selection([], [plan.query])  # "benchmarks for medical question answering?": none of them is on it
