@@ -151,7 +151,7 @@ def test_ctrl_c_inside_the_local_models_log_callback_is_not_lost():
     from ui.interrupts import stoppable
 
     def frame_in(filename: str):
-        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=filename))
+        return types.SimpleNamespace(f_code=types.SimpleNamespace(co_filename=filename, co_name="log"), f_back=None)
 
     before = signal.getsignal(signal.SIGINT)  # SIG_IGN when the tests run in a background job
     cancelled = []
@@ -162,6 +162,30 @@ def test_ctrl_c_inside_the_local_models_log_callback_is_not_lost():
         with pytest.raises(KeyboardInterrupt):
             handler(signal.SIGINT, frame_in("/venv/lib/python3.11/site-packages/llama_cpp/llama.py"))
     assert signal.getsignal(signal.SIGINT) == before  # restored
+
+
+def test_a_ctrl_c_landing_in_a_finalizer_is_noted_not_dropped():
+    """Python prints and drops an exception raised in ``__del__``: a Ctrl-C landing there (as one did in a
+    ``regex`` finalizer during an ingest, which then ran to the end) sets the event for the caller to check,
+    and the finalizer runs to its end."""
+    import os
+    import signal
+
+    from ui.interrupts import stoppable
+
+    finished = []
+
+    class Finalized:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGINT)  # the handler runs at the next bytecode, inside this finalizer
+            finished.append(sum(range(1000)))
+
+    with stoppable() as pressed:
+        Finalized()  # dropped at once: CPython runs __del__ here
+        assert pressed.is_set() and finished == [499500]
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            sum(range(1000))
 
 
 @pytest.mark.parametrize("delay", [0.1, 0.2])

@@ -50,11 +50,19 @@ def ingest(ctx, paths, as_json, rebuild):
       assistant ingest
       assistant ingest papers/ openreview.jsonl --json
     """
+    from .interrupts import stoppable
     from .progress import progress_bar
 
     assistant = assistant_for(ctx)
-    with progress_bar() as progress:
+    with stoppable() as pressed, progress_bar() as bar:
+        def progress(done: int, total: int, stage: str) -> None:
+            if pressed.is_set():  # a Ctrl-C that could not raise where it landed (a finalizer)
+                raise KeyboardInterrupt
+            bar(done, total, stage)
+
         report = assistant.ingest(list(paths) or None, progress=progress, rebuild=rebuild)
+        if pressed.is_set():
+            raise KeyboardInterrupt
     if as_json:
         print_json(report.as_dict())
     else:
