@@ -125,14 +125,16 @@ _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|
                         r"even if|even though|although|though|regardless of)\b.*$",  # a concession is not asked for either
                         re.IGNORECASE | re.DOTALL)
 
+# "not" that sets something aside, unlike "not just X", which asks for more than X and searches it too
+_NOT_SETTING_ASIDE = r"not(?!\s+(?:only|just|merely|simply|necessarily)\b)"
 # A contrast inside a question, up to the end of its clause: "agents that are not language models, e.g.
 # game-playing agents" searches for "agents that, e.g. game-playing agents". What a question sets aside is
 # no topic to search for: its words would pull in the very papers it excludes. "Methods that do not need
 # labels" stays whole: there the negation is the property asked for.
 _CONTRAST = re.compile(r"\s*\b(?:rather than|instead of|as opposed to|other than|but not|excluding|(?:please\s+)?exclude|"
                        r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to|outside\s+(?:of\s+)?|"
-                       r"(?:are|is|were|was)\s+not|(?:are|is)n't|(?:(?<=,\s)|(?<=,))not(?!\s+(?:only|just|merely|simply|necessarily)\b))"
-                       r"\b[^,;.?!()]*\)?",  # "X, not a training trick" (but "X, not just Y" asks for more than Y, and searches it)
+                       r"(?:are|is|were|was)\s+not|(?:are|is)n't|(?:(?<=,\s)|(?<=,))" + _NOT_SETTING_ASIDE + r")"
+                       r"\b[^,;.?!()]*\)?",  # "X, not a training trick"
                        re.IGNORECASE)
 
 
@@ -220,7 +222,7 @@ def topic_examples(question: str) -> list[str]:
 
 # "papers on reasoning efficiency, but not using RL", "Lean papers excluding physics": a topic whose papers the
 # list leaves out (a set difference; "agents that are not language models" is a property, and stays a contrast)
-_BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:but\s+not|and\s+not|excluding|except(?:\s+for)?|other\s+than|leaving\s+out|"
+_BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:(?:but|and)\s+" + _NOT_SETTING_ASIDE + r"|excluding|except(?:\s+for)?|other\s+than|leaving\s+out|"
                       r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to)\s+"
                       r"(?:(?:the\s+)?(?:ones|papers|those)\s+)?(?:(?:that\s+)?(?:are\s+)?(?:on|about|using|with|for|in|that\s+use)\s+)?"
                       r"(?P<topic>[^,;.?!]+)", re.IGNORECASE)

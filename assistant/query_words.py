@@ -39,11 +39,13 @@ build builds building develop develops developing
 # everything in that space", "test-time adaptation, that sort of thing", "rlhf, reward learning, whatever". No
 # paper of a small store holds most of them, so left in, they counted as a topic the store lacks.
 REQUEST_WORDS = frozenset("""
-please thanks thank want wants wanted need needs needed see know wondering
-everything whatever thing things stuff sort sorts kind kinds etc
+please thanks thank want wants wanted need needs needed see know wondering give gimme
+everything whatever thing things stuff sort sorts kind kinds type types etc
 """.split())
 
 _WORD_OR_MARK = re.compile(r"[\w][\w\-']*|[^\w\s]")
+# "system-type papers", "GRPO-style methods": the word before says it all; no abstract holds "system-type"
+_OF_THE_KIND = re.compile(r"(?<=\w)-(?:type|style|kind|sort)s?$", re.IGNORECASE)
 NOT_TOPIC_WORDS = FUNCTION_WORDS | ASKING_WORDS | REQUEST_WORDS
 
 
@@ -54,7 +56,7 @@ def topic_runs(query: str) -> list[list[str]]:
     for word in _WORD_OR_MARK.findall(query):
         if word[0].isalnum() or word[0] == "_":
             if re.sub(r"['’]s$", "", word.lower().strip("'")) not in NOT_TOPIC_WORDS:  # "what's" is "what"
-                runs[-1].append(word)
+                runs[-1].append(_OF_THE_KIND.sub("", word))
                 continue
         if runs[-1]:
             runs.append([])

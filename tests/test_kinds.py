@@ -819,3 +819,14 @@ def test_which_one_after_a_subset_of_one_picks_from_the_set_it_chose_from(corpus
     assert fewest.plan.pick_one and fewest.plan.superlative
     assert set(fewest.plan.restrict_to) == {c.id for c in robots.citations}
     assert [c.title.split(":")[0] for c in fewest.citations] == ["VLBiMan"]
+
+
+def test_not_just_asks_for_more_and_a_kind_suffix_is_no_topic_word(corpus):
+    """"... and not just pass@1" asks for more than pass@1, it sets no papers aside; "system-type papers" are system
+    papers (no abstract holds "type", which read as a topic the store lacks and made the question abstain)."""
+    diversity = corpus.ask("rl finetuning of llms that actually cares about pass@k / diversity and not just pass@1 - "
+                           "which papers?", llm="none")
+    assert not diversity.plan.without
+    assert {"DPH-RL", "NuRL", "THR"} <= {c.title.split(":")[0] for c in diversity.citations}
+    simulators = corpus.ask("any system-type papers that build a simulator or world model to use as a tool", llm="none")
+    assert {c.title.split(":")[0] for c in simulators.citations} == {"VCWorld", "WorldGym"}

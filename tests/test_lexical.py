@@ -161,6 +161,8 @@ def test_hyphenated_compounds_count_whole(corpus):
     ("papers that study world models", "world models"),
     ("partial supervision between SFT and RL", "partial supervision between SFT RL"),  # how things relate stays
     ("what is it?", "what is it?"),  # nothing left: the query itself
+    ("any system-type papers on GRPO-style methods?", "system GRPO methods"),  # "-type", "-style": of that kind
+    ("give me the ones of this type", "give me the ones of this type"),
 ])
 def test_topic_words_leave_out_the_words_of_asking(query, words):
     from assistant.query_words import topic_words

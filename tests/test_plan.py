@@ -588,6 +588,7 @@ def test_a_word_of_comparison_inside_a_question_is_no_comparison_in_a_word():
     ("anything on pass@k in RL-trained LLMs? like RLVR boosting pass@1 but not pass@k", ""),
     ("papers on agents, e.g. web agents or planners, but not robots", "robots"),
     ("papers on reasoning efficiency", ""),
+    ("RL fine-tuning that cares about pass@k and not just pass@1", ""),  # asks for more than pass@1
 ])
 def test_the_topic_a_list_leaves_out(question, topic):
     from assistant.plan import left_out_topic
