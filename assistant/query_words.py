@@ -22,6 +22,8 @@ is are was were be been being am do does did done doing have has had having can 
 may might must i me my we us our you your he she it its they them their this that these those which what who
 whom whose where when why how whether if then so such any some all each every both either neither no not only
 also just more most less least other others another same own very too there here one ones eg ie etc vs versus
+him his her hers himself herself itself themselves ourselves yourself yourselves myself mine ours yours theirs
+someone somebody everyone everybody nobody nothing none inside lot lots ok okay
 """.split())
 
 # What a question says to ask about papers rather than what the papers are about.

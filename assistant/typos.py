@@ -76,7 +76,7 @@ def a_verb_form(word: str, english: Container[str]) -> bool:
 
 # Chat shorthand, written out: "how do ppl guarantee ...", "diff topic:", "methods w/o labels"
 _SHORTHAND = {"ppl": "people", "pls": "please", "plz": "please", "thx": "thanks", "abt": "about", "smth": "something",
-              "sth": "something", "esp": "especially", "u": "you", "ur": "your", "w/": "with", "w/o": "without",
+              "sth": "something", "esp": "especially", "info": "information", "u": "you", "ur": "your", "w/": "with", "w/o": "without",
               "diff": "different", "im": "I'm", "ive": "I've", "whats": "what's", "dont": "don't", "doesnt": "doesn't",
               "isnt": "isn't", "arent": "aren't", "thats": "that's"}  # an apostrophe left out
 # The words before an "r" that means "are": "which r training-free", "how r they different"

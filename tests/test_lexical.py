@@ -163,6 +163,7 @@ def test_hyphenated_compounds_count_whole(corpus):
     ("what is it?", "what is it?"),  # nothing left: the query itself
     ("any system-type papers on GRPO-style methods?", "system GRPO methods"),  # "-type", "-style": of that kind
     ("give me the ones of this type", "give me the ones of this type"),
+    ("ok, a model that learns from his own guesses when nobody gives it labels", "model learns guesses gives labels"),
 ])
 def test_topic_words_leave_out_the_words_of_asking(query, words):
     from assistant.query_words import topic_words

@@ -70,6 +70,7 @@ def test_a_shortened_word_is_read_as_the_word_it_begins_that_the_papers_hold(typ
     ("im looking for work on robots. whats there", "I'm looking for work on robots. what's there"),  # no apostrophe
     ("which r training-free", "which are training-free"),  # 'r' after a question word or a pronoun
     ("papers using r for stats", "papers using r for stats"),
+    ("forget private info", "forget private information"),
 ])
 def test_chat_shorthand_is_written_out(typed, read):
     from assistant.typos import written_out
