@@ -67,16 +67,18 @@ _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|(?:ok(?:ay)?,?\s+)?(?:and|so)[,]?\s+(?:anything|any\s+papers?|something)\s+(?:(?:that|which)\s+(?=\w+s\b)|(?=using\b))"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
-_OF_THE_SET = r"(?:of|among)\s+(?:them|those|these|the\s+two|both)\s+"  # "which of those is ...": one of them
+_OF_THE_SET = r"(?:of|among)\s+(?:them|those|these|the\s+two|both)\b"  # "which of those is ...": one of them
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
-                      r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r")?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"
+                      r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r"\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"
                       # "which is cheaper?", "which of those is more about frames?"
-                      r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r")?(?:is|was)\s+(?:more|less|better|worse|(?=\w{3,}er\b(?!\s+than)))",
+                      r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r"\s+)?(?:is|was)\s+(?:more|less|better|worse|(?=\w{3,}er\b(?!\s+than)))",
                       re.IGNORECASE)
 _SUPERLATIVE = re.compile(r"\b(?:most|least|more|less)\s+[\w-]+|\b(?:best|worst|better|worse)\b(?:\s+[\w-]+)?|\b\w{2,}est\b"
                           r"|\b\w{3,}er\b", re.IGNORECASE)
-_SUPERLATIVE_WORD = re.compile(r"\b(?:most|least|best|worst|\w{2,}est)\b", re.IGNORECASE)  # "the fewest demos": never none
-_SUPERLATIVE_ONLY = re.compile(r"(?:most|least|best|worst)\b|\w{2,}est$", re.IGNORECASE)  # not "cheaper", "more X"
+# a superlative, not a comparative ("cheaper", "more X"): "the fewest demos" asks for one, never none
+_SUPERLATIVE_WORD = re.compile(r"\b(?:most|least|best|worst|\w{2,}est)\b", re.IGNORECASE)
+
+
 def _described_twice(question: str) -> bool:
     """Whether a question describes two papers of a set ("the two-arms one ... the one about safety")."""
     spans = sorted({m.span() for pattern in (_THE_X_ONE, _THE_ONE) for m in pattern.finditer(question)})
@@ -339,7 +341,7 @@ class Conversation:
                     or _content(described_as) or _content(_THE_ONE.sub(" ", rest))
                 best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
                 said = _SUPERLATIVE.search(question, one.start()) if best else None
-                comparative = bool(said) and not _SUPERLATIVE_ONLY.match(said.group())
+                comparative = bool(said) and not _SUPERLATIVE_WORD.match(said.group())
                 how = (f" that is {said.group()} {about}" if said and _MORE_ABOUT.fullmatch(said.group()) and about
                        else f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
@@ -382,7 +384,7 @@ class Conversation:
                     ids, papers = list(several.citation_ids), f"the {len(several.citation_ids)} papers of an earlier answer"
                 elif len(ids) == 1 and chosen_from and _THE_ONE.search(last.question) \
                         and (is_compare(question) or re.search(r"\bboth\b", question, re.IGNORECASE)
-                             or re.search(r"\b(?:of|among)\s+(?:them|those|these)\b", question, re.IGNORECASE)):
+                             or re.search(r"\b" + _OF_THE_SET, question, re.IGNORECASE)):
                     # "how do they differ? both use RL, no?" after "which one of them is about emotion?": the set
                     # that one was picked from, since one paper is not compared (after "only the ones on math",
                     # which found one, "those two" are not the set it was chosen from); or "which of them ...?",

@@ -312,8 +312,8 @@ _LIST = re.compile(
     r"(?:on|with|by|for|in|from|to|upon)\b"
     r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
-_COMPARE = re.compile(r"\b(?:compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast|"
-                      r"similarit(?:y|ies)|in common|side\s+by\s+side)\b"
+_COMPARISON_WORD = r"compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast"
+_COMPARE = re.compile(r"\b(?:" + _COMPARISON_WORD + r"|similarit(?:y|ies)|in common|side\s+by\s+side)\b"
                       r"|^\s*how\s+(?:do|does)\s+.+\s(?:relate|relate\s+to\s+each\s+other)\s*[?.!]", re.IGNORECASE)  # "how do X and Y relate?"
 # "Is ZeroSiam better than TTM?", "ZeroSiam or TTM: which is better?" compare papers, one of them at least named
 # ("TTM" is too short a name to be told from a word); "does RL transfer better than SFT?" names no paper.
@@ -969,7 +969,7 @@ _ASKER = re.compile(r"^\s*as\s+an?\s+(?:[\w-]+\s+){0,2}?(?:person|researcher|eng
 
 # A comparison asked in a word after an answer: "diff?", "differences?", "and the difference?", "compare?"
 _BARE_COMPARISON = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|hmm+|then|now)[,\s]+)*(?:(?:what'?s|what\s+is|what\s+are)\s+)?"
-                              r"(?:the\s+|any\s+)?(?:diffs?|differences?|different|compare|comparison|contrast|vs\.?)"
+                              r"(?:the\s+|any\s+)?(?:diffs?|" + _COMPARISON_WORD + r")"
                               r"\s*[?.!]*\s*$", re.IGNORECASE)
 
 

@@ -144,11 +144,11 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
     such spelling, or with two spellings held equally, or a word of ``english``, stays as typed."""
     def fix(match: re.Match) -> str:
         word = match.group()
-        if MIN_SHORTENED <= len(word) < MIN_LENGTH:
-            return _written_in_full(word, stem, papers_holding, english)
-        if len(word) < MIN_LENGTH or papers_holding(stem(word)) > 0 or _inflected(word, stem, papers_holding) \
-                or word in english:
+        if len(word) < MIN_SHORTENED or papers_holding(stem(word)) > 0 or word in english \
+                or _inflected(word, stem, papers_holding):
             return word
+        if len(word) < MIN_LENGTH:
+            return _written_in_full(word, stem, papers_holding, english)
         held: dict[str, tuple[int, str]] = {}  # stem -> (papers holding it, a spelling giving it)
         for spelling in _edits(word):
             term = stem(spelling)
@@ -156,12 +156,18 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
                 count = papers_holding(term)
                 if count >= MIN_PAPERS:
                     held[term] = (count, spelling)
-        ranked = sorted(held.values(), key=lambda found: -found[0])  # stable: the first spelling of a stem stays
-        if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
-            return word
-        return ranked[0][1]
+        return _most_held(held) or word
 
     return _WORD.sub(fix, written_out(query))
+
+
+def _most_held(held: dict[str, tuple[int, str]]) -> str | None:
+    """The word of the stem the most papers hold (``held``: stem -> (papers holding it, its word)); None when there
+    is none, or two are held equally. Stable: of one count, the first found stays."""
+    ranked = sorted(held.values(), key=lambda found: -found[0])
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    return ranked[0][1]
 
 
 MIN_SHORTENED = 4  # "manip", "archs", "eval": shorter ones ("sci", "seq") begin too many words
@@ -169,11 +175,10 @@ MIN_SHORTENED = 4  # "manip", "archs", "eval": shorter ones ("sci", "seq") begin
 
 def _written_in_full(word: str, stem: Callable[[str], str], papers_holding: Callable[[str], int],
                      english) -> str:
-    """A short word no paper holds and no word of English, read as the word of English it begins whose stem the
-    most papers hold: "manip" -> "manipulation", "archs" -> "architectures" (a plural keeps its "s"); as typed
-    when it begins no such word, or two equally held, or ``english`` cannot list words by their beginning."""
-    if not hasattr(english, "starting_with") or papers_holding(stem(word)) > 0 or word in english \
-            or _inflected(word, stem, papers_holding):
+    """A short word no paper holds and no word of English (``respelled`` asks), read as the word of English it begins
+    whose stem the most papers hold: "manip" -> "manipulation", "archs" -> "architectures" (a plural keeps its "s");
+    as typed when it begins no such word, or two equally held, or ``english`` cannot list words by their beginning."""
+    if not hasattr(english, "starting_with"):
         return word
     plural = word.endswith("s") and len(word) > MIN_SHORTENED
     base = word[:-1] if plural else word
@@ -187,7 +192,5 @@ def _written_in_full(word: str, stem: Callable[[str], str], papers_holding: Call
                 held[term] = (held[term][0], full)
         elif (count := papers_holding(term)) > 0:
             held[term] = (count, full)
-    ranked = sorted(held.values(), key=lambda found: -found[0])
-    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
-        return word
-    return ranked[0][1] + ("s" if plural else "")
+    full = _most_held(held)
+    return full + ("s" if plural else "") if full else word
