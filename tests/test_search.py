@@ -339,3 +339,30 @@ def test_a_paper_holding_the_words_of_a_phrase_apart_is_no_sure_match(corpus):
     listed = {titles[c.id] for c in corpus.ask("which papers are on learned optimizers?", llm="none").citations}
     assert len(listed) <= 4 and {titles[c.id] for c in full if c.phrased} <= listed
     assert all(c.phrased for c in corpus.searcher.candidates("RL algorithm", pool=400))
+
+
+def test_a_search_made_again_is_kept_handed_out_as_copies_and_made_anew_once_the_store_changes(make_assistant, tmp_path):
+    """An answer that searches a query twice (a list, then how near its examples' papers are) reads the store once;
+    what it is handed can be changed without changing the next answer; an ingest makes the search anew."""
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    (folder / "a.txt").write_text("header\n\nWe study how migrating birds navigate at night by sensing the "
+                                  "geomagnetic field of the earth.\n")
+    assistant = make_assistant(tmp_path / "home")
+    assistant.ingest([folder])
+    searcher, reads = assistant.searcher, []
+    query_chunks = searcher.store.query_chunks
+
+    def counted(*args, **kwargs):
+        reads.append(args)
+        return query_chunks(*args, **kwargs)
+
+    searcher.store.query_chunks = counted
+    first = searcher.candidates("bird navigation")
+    first[0].dense = -1.0
+    again = searcher.candidates("bird navigation")
+    assert len(reads) == 1 and [c.id for c in again] == [c.id for c in first] and again[0].dense > 0
+    (folder / "b.txt").write_text("header\n\nBirds that migrate read the stars to keep their heading.\n")
+    assistant.ingest([folder])
+    after = searcher.candidates("bird navigation")
+    assert len(reads) == 2 and len(after) == 2
