@@ -381,6 +381,11 @@ class HybridSearcher:
                     self._recent.pop(next(iter(self._recent)))
         return [copy.copy(c) for c in kept]
 
+    def forget_recent(self) -> None:
+        """Drop the searches kept (``candidates``): a benchmark times searches, not lookups."""
+        with self._recent_lock:
+            self._recent.clear()
+
     def _searched(self, query: str, where: Filter | None, pool: int) -> list[Candidate]:
         query, named = self.lexical.read_names(self.lexical.respelled(focus(query)))
         vector = self.embedder.embed_query(query)

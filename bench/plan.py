@@ -28,7 +28,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT))
 
 
-def timed(call) -> float:
+def timed(call, assistant) -> float:
+    """Seconds ``call`` takes, with none of the searches it makes kept from an earlier call."""
+    assistant.searcher.forget_recent()
     started = time.perf_counter()
     call()
     return time.perf_counter() - started
@@ -62,9 +64,9 @@ def main() -> None:
             assistant.searcher.search_topics(q, k=s.k, gate=gate)
     plan, find, search = [], [], []
     for q in questions:  # side by side, question by question
-        plan.append(timed(lambda: assistant.plan(q)))
-        find.append(timed(lambda: assistant.find(q)))
-        search.append(timed(lambda: assistant.searcher.search_topics(q, k=s.k, gate=gate)))
+        plan.append(timed(lambda: assistant.plan(q), assistant))
+        find.append(timed(lambda: assistant.find(q), assistant))
+        search.append(timed(lambda: assistant.searcher.search_topics(q, k=s.k, gate=gate), assistant))
     print(f"plan alone                    p50 {median_ms(plan)}")
     print(f"find (plan + selection)       p50 {median_ms(find)}")
     print(f"search without a plan         p50 {median_ms(search)}   find / search {statistics.median(find) / statistics.median(search):.2f}x")
@@ -78,7 +80,7 @@ def main() -> None:
                 nonlocal answer
                 answer = assistant.ask(q, llm="none", page_size=size)
 
-            answers.append(timed(ask))
+            answers.append(timed(ask, assistant))
             totals.append(answer.total)
         if answers:
             print(f"list answer, {label:<12}     p50 {statistics.median(answers):.2f} s, max {max(answers):.2f} s; "
@@ -89,7 +91,7 @@ def main() -> None:
         hits = assistant.find(q).hits[:3]
         if len(hits) == 3:
             plan3 = assistant.compare_plan([h.id for h in hits])
-            comparisons.append(timed(lambda: assistant.ask(plan3.question, plan=plan3, llm="none")))
+            comparisons.append(timed(lambda: assistant.ask(plan3.question, plan=plan3, llm="none"), assistant))
     if comparisons:
         print(f"comparison of 3 (--llm none)  p50 {statistics.median(comparisons):.2f} s, max {max(comparisons):.2f} s")
 
