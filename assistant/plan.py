@@ -402,7 +402,8 @@ class Plan:
         """A contribution question on a topic, which narrows the papers of the kind: one the question names
         ("benchmarks for agents"), or the new topic of a conversation that asked for the kind before ("and in
         physics?"); not a clause that only qualifies the kind ("empirical studies of how models behave")."""
-        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question))
+        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question)
+                                             or bool(self.contributions == [METHOD] and _METHOD_PAPERS.search(self.question)))
 
     @property
     def compares_a_topic(self) -> bool:
@@ -571,6 +572,8 @@ def contributions_asked(question: str) -> list[str]:
     too (``asks_every_kind``): on its own it is what nearly every paper contributes, and a list asks it."""
     if _NOT_A_METHOD.search(question) and not _kinds_in(_NOT_A_METHOD.sub(" ", question)):
         return ["empirical study/analysis"]  # "which papers study X without proposing a new method?"
+    if _METHOD_PAPERS.search(_EXCLUSION.sub("", question)):
+        return [METHOD]  # "which method papers adapt a model to a new benchmark?": the kind is said of the papers
     kinds = _kinds_in(question)
     if kinds and asks_every_kind(question) and _METHOD.search(_EXCLUSION.sub("", question)):
         kinds = [label for label in CONTRIBUTION_LABELS if label in kinds or label == "method"]
@@ -611,6 +614,8 @@ _EVERY_KIND = re.compile(r"\b(?:also|both|as\s+well\s+as|along\s+with|together\s
                          r"and\s+(?:then\s+)?(?:back|support|justify|ground)\w*)\b", re.IGNORECASE)
 _METHOD = re.compile(r"\b(?:an?|new|novel|own)\s+(?:[\w-]+\s+)?(?:method|technique|algorithm|approach)\b",
                      re.IGNORECASE)  # one the paper brings: "evaluate methods on it" contributes none
+# The kind said of the papers themselves: "which method papers ...", "method submissions on X"
+_METHOD_PAPERS = re.compile(r"\bmethods?\s+(?:papers?|works?|submissions?|contributions?)\b", re.IGNORECASE)
 # An analysis asked as what the paper does not do: "which papers study LLM behaviour without proposing a new method?",
 # "papers that measure something rather than propose a method".
 _NOT_A_METHOD = re.compile(r"\s*\b(?:without|rather\s+than|instead\s+of|but\s+not|and\s+not|not)\s+(?:by\s+)?"
@@ -821,7 +826,7 @@ conducts train trains trained put forward build builds built construct construct
 large-scale systematic something anything measure measures study studies examine examines investigate investigates
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
 searching interested need want actually really exactly
-their its own method methods approach approaches tasks questions problems core itself themselves
+their its own method methods approach approaches tasks questions problems core itself themselves submission submissions
 genuine actual real proper solid component components element elements side part giving offering providing""".split())  # "back their proposed method with theory": any paper's
 # What a clause says of models doing things, naming no topic ("how existing models behave"): ``_topic_in_clause``
 _MODELS_DOING = _ANY_PAPER | _SAID_OF_THE_PAPERS | NOT_TOPIC_WORDS | frozenset("""existing current today behave behaves
@@ -973,12 +978,19 @@ _BARE_COMPARISON = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|hmm+|then|now)[,\s]+)
                               r"\s*[?.!]*\s*$", re.IGNORECASE)
 
 
+# What a question sets aside in parentheses: "method (not benchmark) submissions on theorem proving", "papers
+# (rather than blog posts) on X"; no topic to search, and no kind asked
+_ASIDE_IN_PARENS = re.compile(r"\s*\((?:" + _NOT_SETTING_ASIDE + r"|no|except|excluding|rather\s+than|instead\s+of|but\s+not|"
+                              r"other\s+than)\b[^(),]*\)", re.IGNORECASE)  # not "(not video, just images)", which says what it wants too
+
+
 def asked(question: str) -> str:
     """The question a message asks, without what the asker first says of their own work; or that statement,
     when the question after it asks nothing of its own ("I'm interested in methods that shorten outputs.
     What's there?")."""
     if _BARE_COMPARISON.match(question):
         return "how do they differ?"
+    question = _ASIDE_IN_PARENS.sub("", question)
     for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT, _LIKE_A_KIND,
                         _HEDGE):
         said = said_around.sub("", question) or question  # what the message says around its question

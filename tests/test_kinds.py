@@ -846,3 +846,11 @@ def test_a_paper_clearly_on_an_example_is_added_only_if_it_is_near_the_question_
     monkeypatch.setattr(selection, "EXAMPLE_NEAR", 0.0)  # the examples' clear papers, near the question or not
     unchecked = {c.title.split(":")[0] for c in corpus.ask(question, llm="none").citations}
     assert {t for t in unchecked if t.startswith(("Optimal test-time training", "Pre-training then retrieving"))}
+
+
+def test_method_submissions_on_a_topic_leave_out_its_benchmarks(corpus):
+    """"method (not benchmark) submissions on formal theorem proving": the Lean proof simplifier, not the Lean
+    physics benchmark (read as a list before, it cited both)."""
+    answer = corpus.ask("Any method (not benchmark) submissions on formal theorem proving?", llm="none")
+    assert answer.plan.kind == "contribution" and answer.plan.contributions == ["method"]
+    assert [c.title.split(":")[0] for c in answer.citations] == ["ProofOptimizer"]

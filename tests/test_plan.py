@@ -215,6 +215,22 @@ def test_what_a_question_excludes_is_not_asked_for():
     assert contributions_asked("Are there any surveys?") == ["survey/position"]
 
 
+def test_method_papers_said_of_the_papers_ask_for_the_kind_and_an_aside_in_parentheses_is_not_searched():
+    """"method papers" names the kind the papers are ("a new benchmark" after it is their topic, not a kind), on the
+    topic the rest names; what parentheses set aside ("(not benchmark)") is neither searched nor asked."""
+    from assistant.plan import asked
+
+    assert asked("Any method (not benchmark) submissions on formal theorem proving?") == \
+        "Any method submissions on formal theorem proving?"
+    assert asked("models that reason about images (not video, just images)") == \
+        "models that reason about images (not video, just images)"  # it says what it wants too
+    plan = plan_of("Which method papers adapt a trained model to a new benchmark using unlabeled test inputs?")
+    assert plan.kind == "contribution" and plan.contributions == ["method"] and plan.on_a_topic
+    assert contributions_asked("I'm looking for analysis papers, not method papers, that test X") == \
+        ["empirical study/analysis"]
+    assert not plan_of("Which papers introduce a new metric as a core contribution?").on_a_topic  # a form, no topic
+
+
 def test_compared_names_are_read_off_the_question():
     assert compared_names("Compare NuRL, SFPO and THR - how does each change GRPO training?") == ["NuRL", "SFPO", "THR"]
     assert compared_names("How does Echo differ from EmotionThinker?") == ["Echo", "EmotionThinker"]
