@@ -750,10 +750,17 @@ def _topic_in_clause(question: str) -> bool:
 
 
 _BEFORE_KIND = re.compile(rf"([\w\-]+)\s+(?:{_KIND_WORDS})\b", re.IGNORECASE)
-# The papers of a topic a "which" asks for: "which reinforcement learning papers ...", "what speech papers ..."
-_WHICH_PAPERS_ON = re.compile(r"^\s*(?:which|what|any)\s+(?P<topic>(?:(?!(?:ones?|of|are|is|were|was|do|does)\b)[\w-]+\s+){1,4}?)"
-                              r"(?:papers|works|studies|articles)\b", re.IGNORECASE)  # not "which ones are benchmark papers"
+# The papers of a topic a question asks for: "which reinforcement learning papers ...", "what speech papers ...",
+# "reinforcement learning submissions with a theoretical component?"; not "which ones are benchmark papers", "looking
+# for analysis-style papers"
+_NOT_BEFORE_PAPERS = ("ones? of are is were was do does i we you need want show list find give get there looking searching "
+                      "interested for about on in me my our all every the some please so ok and").split()
+_WHICH_PAPERS_ON = re.compile(r"^\s*(?:(?:which|what|any)\s+)?(?P<topic>(?:(?!(?:" + "|".join(_NOT_BEFORE_PAPERS) + r")\b)"
+                              r"[\w-]+\s+){1,4}?)(?:papers|works|studies|articles|submissions)\b", re.IGNORECASE)
 _KIND_WORD = re.compile(rf"(?:{_KIND_WORDS})", re.IGNORECASE)
+# A kind as the word before "papers" ("analysis papers", "theory-heavy papers"): the kind, not a topic
+_KIND_NOUN = re.compile(r"(?:theory|theoretical|benchmarks?|datasets?|surveys?|position|analysis|analyses|empirical|systems?|"
+                        r"tools?|methods?)(?:-(?:style|type|heavy|focused|oriented))?", re.IGNORECASE)
 _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|recent|latest|any|some|all|other|more|own|their|its|which|what|there|are|is|"
                              r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
                              r"offer[sd]?|provide[sd]?|give|gives|include[sd]?|have|has|with|without|"
@@ -778,7 +785,8 @@ def names_a_topic(question: str) -> bool:
             or _KIND_THEN_ABOUT.search(wanted) or _topic_in_clause(wanted):
         return True
     which = _WHICH_PAPERS_ON.match(wanted)  # "which reinforcement learning papers back their method with theory?"
-    if which and any(not _NOT_A_MODIFIER.match(w) and not _KIND_WORD.fullmatch(w) for w in which.group("topic").split()):
+    if which and any(not _NOT_A_MODIFIER.match(w) and not _KIND_WORD.fullmatch(w) and not _KIND_NOUN.fullmatch(w)
+                     for w in which.group("topic").split()):
         return True
     return any(not _NOT_A_MODIFIER.match(m.group(1)) for m in _BEFORE_KIND.finditer(wanted))
 

@@ -401,6 +401,8 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("theory papers, with proofs, about how attention works", True),  # what the clause asks is about attention
     ("analysis papers that study what RL fine-tuning does to LLMs", True),
     ("analysis papers that study how today's models behave", False),  # only models doing things
+    ("Reinforcement learning papers with a theoretical component?", True),  # the topic said of the papers, no "which"
+    ("looking for analysis-style papers that mainly investigate how LLMs behave", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     from assistant.plan import names_a_topic
