@@ -70,6 +70,7 @@ def _form_in(text: str) -> str | None:
     return next((form for form, pattern in _FORM_ASKED.items() if pattern.search(text)), None)
 
 
+_KIND_SUFFIX = r"(?:-(?:style|type|heavy|focused|oriented))?"  # "analysis-style papers", "theory-heavy papers"
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
@@ -87,7 +88,7 @@ CONTRIBUTION_WORDS = {
               r"|(?:math|mathematical)\s+(?:theory|theories|proofs?)|guarantees",  # "real math theory", "bounds or guarantees"
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
-                                r"|analysis(?:-(?:style|type|heavy|focused|oriented))?\s+(?:papers?|stud(?:y|ies))"
+                                r"|analysis" + _KIND_SUFFIX + r"\s+(?:papers?|stud(?:y|ies))"
                                 r"|(?:mostly|mainly|purely|primarily|largely|chiefly)\s+experiment(?:s|al)"
                                 r"|(?<!theoretical\s)(?<!formal\s)(?<!rigorous\s)(?<!mathematical\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical"  # "purely empirical"
@@ -111,8 +112,9 @@ _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|c
                          re.IGNORECASE)
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
 # RL" (every paper with that label, as "are there any theoretical papers?" asks; "mainly" asks for the main one).
-_KIND_OF_PAPER = re.compile(r"\b(?:theory|theoretical|benchmark|dataset|survey|position|analysis|empirical|system|tool|architecture)"
-                            r"(?:-(?:style|type|heavy|focused|oriented))?\s+(?:papers?|works?)\b", re.IGNORECASE)
+_PAPER_KINDS = "theory theoretical benchmark dataset survey position analysis empirical system tool".split()
+_KIND_OF_PAPER = re.compile(r"\b(?:" + "|".join(_PAPER_KINDS) + r"|architecture)" + _KIND_SUFFIX + r"\s+(?:papers?|works?)\b",
+                            re.IGNORECASE)
 # A kind as the head of a fragment: "mamba theory", "agent benchmarks?", "rl theory papers"
 _KIND_LAST = re.compile(r"^[^?.!;:,]*?\b[\w-]+\s+(?:theory|theories|benchmarks?|datasets?|surveys?)(?:\s+(?:papers?|works?))?\s*[?.!]*\s*$",
                         re.IGNORECASE)
@@ -402,8 +404,7 @@ class Plan:
         """A contribution question on a topic, which narrows the papers of the kind: one the question names
         ("benchmarks for agents"), or the new topic of a conversation that asked for the kind before ("and in
         physics?"); not a clause that only qualifies the kind ("empirical studies of how models behave")."""
-        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question)
-                                             or bool(self.contributions == [METHOD] and _METHOD_PAPERS.search(self.question)))
+        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question))
 
     @property
     def compares_a_topic(self) -> bool:
@@ -759,8 +760,8 @@ _WHICH_PAPERS_ON = re.compile(r"^\s*(?:(?:which|what|any)\s+)?(?P<topic>(?:(?!(?
                               r"[\w-]+\s+){1,4}?)(?:papers|works|studies|articles|submissions)\b", re.IGNORECASE)
 _KIND_WORD = re.compile(rf"(?:{_KIND_WORDS})", re.IGNORECASE)
 # A kind as the word before "papers" ("analysis papers", "theory-heavy papers"): the kind, not a topic
-_KIND_NOUN = re.compile(r"(?:theory|theoretical|benchmarks?|datasets?|surveys?|position|analysis|analyses|empirical|systems?|"
-                        r"tools?|methods?)(?:-(?:style|type|heavy|focused|oriented))?", re.IGNORECASE)
+_KIND_NOUN = re.compile(r"(?:" + "|".join(_PAPER_KINDS) + r"|benchmarks|datasets|surveys|systems|tools|analyses|methods?)"
+                        + _KIND_SUFFIX, re.IGNORECASE)
 _NOT_A_MODIFIER = re.compile(r"^(?:a|an|the|new|novel|recent|latest|any|some|all|other|more|own|their|its|which|what|there|are|is|"
                              r"introduce[sd]?|propose[sd]?|present[sd]?|release[sd]?|contribute[sd]?|build|builds|"
                              r"offer[sd]?|provide[sd]?|give|gives|include[sd]?|have|has|with|without|"
@@ -781,6 +782,8 @@ def names_a_topic(question: str) -> bool:
     must be about, rather than only qualifying the kind ("papers with theoretical analysis to support their
     method")."""
     wanted = _EXCLUSION.sub("", question)
+    if _METHOD_PAPERS.search(wanted):  # "method papers" is no kind to qualify (nearly every paper has a method): the
+        return True  # rest of the question is what they are on
     if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted) \
             or _KIND_THEN_ABOUT.search(wanted) or _topic_in_clause(wanted):
         return True

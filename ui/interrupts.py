@@ -10,8 +10,8 @@ notes the press and asks the answer to stop (``on_press``), which it does at the
 token, and the streaming loop raises KeyboardInterrupt before printing anything more.
 
 A finalizer (``__del__``) is the same: Python prints "Exception ignored in ..." for an exception
-raised there and goes on. A Ctrl-C that landed in one of the ``regex`` module's finalizers during
-an ingest let it run to the end and exit 0; the ingest checks the event between windows.
+raised there and goes on, so a Ctrl-C landing in one (the ``regex`` module's, during an ingest) is
+noted the same way, and the ingest checks the event between windows.
 """
 
 from __future__ import annotations
