@@ -37,7 +37,7 @@ PAGE_SIZE = 20
 # paper): "benchmarks" are to evaluate on, "training data" to train on; a bare "dataset" or "corpus" is either.
 DATA_USE_WORDS = {
     "evaluation": r"benchmarks?|test\s+suites?|testbeds?|leaderboards?|evaluation\s+(?:data(?:sets?)?|suites?|sets?)",
-    "training": r"(?:(?:(?:pipelines?|frameworks?|methods?)\s+)?(?:for|to)\s+(?:synthesi[sz]\w*|generat\w*|produc\w*|curat\w*|construct\w*|creat\w*)\s+"
+    "training": r"(?:(?:(?:pipelines?|frameworks?|methods?)\s+)?(?:for|to)\s+(?:synthesi[sz]\w*|generat\w*|produc\w*|curat\w*|construct\w*|creat\w*|(?:crank|churn|pump)\w*\s+out)\s+"
                 r"(?:(?:training|synthetic|instruction|fine-tuning|sft)\s+)+data(?:sets?)?"  # "a pipeline for synthesizing training data"
                 r"|(?:(?:training|fine-tuning|instruction|synthetic|preference|sft)[\s-]+)+(?:data(?:sets?)?|corpus|corpora|sets?)"
                 r"|data(?:set)?(?=[\s-]+(?:synthesis|generation|curation|construction)))"
@@ -74,18 +74,19 @@ _KIND_SUFFIX = r"(?:-(?:style|type|heavy|focused|oriented))?"  # "analysis-style
 # The kinds of contribution ingest labels a paper with (ingest/contributions.py), and the words a question
 # uses for each. "theorem proving" is a topic, not a kind: only "theory"/"theoretical" ask for theory.
 CONTRIBUTION_WORDS = {
-    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|test\s+sets?|" + DATA_USE_WORDS["evaluation"] + "|"
+    BENCHMARK: r"benchmarks?|datasets?|corpus|corpora|test suites?|test\s+beds?|test\s+sets?|"
+               r"(?:tests?|exams?)(?:\s+(?:or|and)\s+(?:tests?|exams?))?\s+(?:for|to)\s+(?:measur|evaluat|assess|gaug|scor)\w*|" + DATA_USE_WORDS["evaluation"] + "|"
                + DATA_USE_WORDS["training"],
     "theory": r"theor(?:y|ies|etical(?:ly)?)(?:\s+(?:analys[ie]s|frameworks?|results?|justifications?|foundations?|"
               r"insights?|evidence|guarantees?|proofs?|bounds?|treatments?|arguments?|characteri[sz]ations?|"
-              r"understanding|perspectives?|contributions?))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
+              r"understanding|perspectives?|contributions?|(?:or|and)\s+(?:proofs?|guarantees?|bounds?)))?|(?:formal|provable|convergence)\s+guarantees?|provabl[ey]"
               # what a theory paper does: "prove theorems about transformers", "derive generalization bounds"
               r"|prov(?:e|es|ed|ing)\s+(?:that|theorems?|convergence|(?:\w+\s+)?bounds?)"
               r"|(?:convergence|optimality|correctness)\s+proofs?"
               r"|(?:generali[sz]ation|regret|sample[\s-]complexity|error|convergence)\s+(?:bounds?|rates?)"
               r"|deriv(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:bounds?|guarantees?|theorems?)"
               r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)"
-              r"|(?:math|mathematical)\s+(?:theory|theories|proofs?)|guarantees",  # "real math theory", "bounds or guarantees"
+              r"|(?:math|mathematical)\s+(?:theory|theories|proofs?)(?:\s+(?:or|and)\s+proofs?)?|guarantees",  # "real math theory", "bounds or guarantees"
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
                                 r"|analysis" + _KIND_SUFFIX + r"\s+(?:papers?|stud(?:y|ies))"
@@ -93,7 +94,8 @@ CONTRIBUTION_WORDS = {
                                 r"|(?<!theoretical\s)(?<!formal\s)(?<!rigorous\s)(?<!mathematical\s)analys[ie]s(?=\s+of\b)"  # "papers that are analyses of pre-training"
                                 r"|(?:mainly|purely|primarily|mostly|largely|chiefly|predominantly)\s+empirical"  # "purely empirical"
                                 r"|(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)"
-                                r"\s+why\b",  # "which papers analyze why RL fine-tuning works?"
+                                r"\s+why\b"  # "which papers analyze why RL fine-tuning works?"
+                                r"|stud(?:y|ies)\s+(?:that|which)\s+(?:analy[sz]e|investigate|examine|look\s+(?:at|into))\s+how\b",
     "survey/position": r"surveys?|position\s+(?:papers?|pieces?)|overviews?|literature\s+reviews?|reviews?\s+of\s+the\s+literature"
                        r"|review\s+(?:articles?|papers?)|(?:opinion|perspective)\s+(?:papers?|pieces?)|argue\s+(?:a|for\s+a)\s+position",
     "system/tool": r"toolkits?|(?:code\s+)?(?:librar(?:y|ies)|repositor(?:y|ies))|software|open-source\s+tools?|systems?\s+papers?"
@@ -314,7 +316,10 @@ _LIST = re.compile(
     r"(?:on|with|by|for|in|from|to|upon)\b"
     r"|\w\s+(?:approaches|methods|techniques|algorithms)\s*(?:\([^)]*\))?\s*[?.!]*\s*$",  # "curriculum learning approaches"  # "I'm interested in methods that ..."
     re.IGNORECASE)
-_COMPARISON_WORD = r"compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ent|ence|ences)?|contrast"
+# "different" before a noun describes, it does not compare: "works on a problem several different ways at once",
+# "decision-makers with different thinking abilities"; "how is X different from Y", "are they different?" compare.
+_COMPARISON_WORD = (r"compare[sd]?|comparison|comparing|vs\.?|versus|differ(?:s|ence|ences)?|contrast"
+                    r"|different(?!\s+(?!(?:from|than|to|in|on|at|for|with|between|and|or|but)\b)[a-z])")
 _COMPARE = re.compile(r"\b(?:" + _COMPARISON_WORD + r"|similarit(?:y|ies)|in common|side\s+by\s+side)\b"
                       r"|^\s*how\s+(?:do|does)\s+.+\s(?:relate|relate\s+to\s+each\s+other)\s*[?.!]", re.IGNORECASE)  # "how do X and Y relate?"
 # "Is ZeroSiam better than TTM?", "ZeroSiam or TTM: which is better?" compare papers, one of them at least named
@@ -590,8 +595,16 @@ THE_STORE = re.compile(r"\b(?:in|from|of|within)\s+(?:the|this|our|your)\s+(?:co
                        re.IGNORECASE)
 
 
+# Proofs a model is to make or check are a topic (theorem proving), not the theory a paper proves: "AI writing math
+# proofs that a computer can double-check", "models that generate formal proofs".
+_PROOFS_AS_A_TASK = re.compile(r"\b(?:writ|wrote|generat|produc|check|verif|simplif|construct|synthesi[sz]|search|find|"
+                               r"formali[sz]|complet)\w*\s+(?:(?:math|mathematical|formal|lean|machine-checkable|checkable)\s+){0,2}"
+                               r"proofs?\b", re.IGNORECASE)
+
+
 def _kinds_in(question: str) -> list[str]:
     wanted = _USED_PASSIVE.sub(" ", _USED.sub(" ", _EXCLUSION.sub("", _ANY_OF_KINDS.sub("", THE_STORE.sub(" ", question)))))
+    wanted = _PROOFS_AS_A_TASK.sub(" ", wanted)
     asked = _ASKING.sub("", wanted.strip())
     opening = any(p.match(asked) for p in _CONTRIBUTION.values()) or _which_kind(wanted.strip())  # "benchmarks for agents?", "list benchmarks ..."
     form = _form_in(wanted)  # a method of a form: "propose a new attention mechanism", "introduce a new metric"
@@ -620,8 +633,8 @@ _METHOD_PAPERS = re.compile(r"\bmethods?\s+(?:papers?|works?|submissions?|contri
 # An analysis asked as what the paper does not do: "which papers study LLM behaviour without proposing a new method?",
 # "papers that measure something rather than propose a method".
 _NOT_A_METHOD = re.compile(r"\s*\b(?:without|rather\s+than|instead\s+of|but\s+not|and\s+not|not)\s+(?:by\s+)?"
-                           r"(?:propos\w*|introduc\w*|offer\w*|develop\w*|present\w*|contribut\w*)\s+(?:a\s+|any\s+)?"
-                           r"(?:new\s+|novel\s+|their\s+own\s+)?(?:[\w-]+\s+){0,2}?(?:methods?|techniques?|algorithms?|approach(?:es)?)\b",
+                           r"(?:(?:ones|those|papers)\s+)?(?:propos\w*|introduc\w*|offer\w*|develop\w*|present\w*|contribut\w*|pitch\w*)\s+(?:a\s+|any\s+)?"
+                           r"(?:new\s+|novel\s+|their\s+own\s+|(?:[\w-]+\s+)?new\s+)?(?:[\w-]+\s+){0,2}?(?:methods?|techniques?|algorithms?|approach(?:es)?)\b",
                            re.IGNORECASE)
 
 
@@ -802,7 +815,7 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
         text = _METHOD.sub(" ", text)
     text = _ASIDE.sub(" ", text) if _ASIDE.sub(" ", text).strip() else text  # "(e.g. provable optimism)": the kind's
     before, colon, after = (re.split(r"(:|" + DASH + ")", text, maxsplit=1) + ["", ""])[:3]
-    if colon and any(p.search(before) for p in _CONTRIBUTION.values()) and "," in after \
+    if colon and any(p.search(before) for p in _CONTRIBUTION.values()) and _a_short_list(after) \
             and not re.match(r"\s*(?:papers?|works?|ones?|those|studies)\b", after, re.IGNORECASE):
         text = before  # "theoretical: proofs, bounds, ...", "theory - proofs, bounds": examples of the kind, not a topic
     form = method_form or _form_in(text)
@@ -812,6 +825,14 @@ def without_contribution_words(query: str, method_form: str | None = None) -> st
         text = re.sub(r"(?:\b(?:like|such\s+as|e\.g\.,?)\s+)?(?:" + pattern.pattern + ")", " ", text, flags=re.IGNORECASE)
     words = [w for w in re.findall(r"\w[\w\-/]*(?:['’]\w+)?", text) if w.lower() not in _SAID_OF_THE_PAPERS]  # not a bare "/"
     return "" if all(w.lower() in _ANY_PAPER for w in words) else " ".join(words)
+
+
+def _a_short_list(text: str) -> bool:
+    """'proofs, bounds, or guarantees': a list of a few words an item, unlike a clause with commas in it ('proving
+    why a certain kind of network learns, or gets stuck, the way it does')."""
+    items = [item for item in re.split(r",|\bor\b|\band\b", text.rstrip(" ?.!")) if item.strip()]
+    short = [item for item in items if len(item.split()) <= 4]
+    return bool(items) and len(items[0].split()) <= 4 and len(short) > 1  # "..., with experiments in a supporting role"
 
 
 _ASIDE = re.compile(r"\([^()]*\)")  # what a question on a kind says in parentheses gives examples of the kind
@@ -838,7 +859,8 @@ large-scale systematic something anything measure measures study studies examine
 analyze analyzes analyse analyses explore explores prove proves proving argue argues i i'm i’m we we're we’re looking
 searching interested need want actually really exactly
 their its own method methods approach approaches tasks questions problems core itself themselves submission submissions
-genuine actual real proper solid component components element elements side part giving offering providing""".split())  # "back their proposed method with theory": any paper's
+genuine actual real proper solid component components element elements side part giving offering providing
+piece pieces idea ideas up brand-new shiny good""".split())  # "back their proposed method with theory": any paper's
 # What a clause says of models doing things, naming no topic ("how existing models behave"): ``_topic_in_clause``
 _MODELS_DOING = _ANY_PAPER | _SAID_OF_THE_PAPERS | NOT_TOPIC_WORDS | frozenset("""existing current today behave behaves
 behaving behavior behaviour behaviors behaviours work works working perform performs performance do does did happen

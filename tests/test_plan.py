@@ -38,6 +38,8 @@ def plan_of(question: str, named: list[str] | None = None, followup=None):
     ("Compare PoLR and CRISP", "compare"),
     ("PoLR vs CRISP", "compare"),
     ("How is ZeroSiam different from TTM?", "compare"),
+    ("Which papers try a problem several different ways at once and merge the results?", "list"),  # no comparison
+    ("Are ZeroSiam and TTM different?", "compare"),
     ("does RL transfer reasoning better than supervised fine-tuning?", "topic"),  # no paper named
     # what there is, asked in words no rule knows: every paper that answers, unless it asks for one
     ("What could I use to make a model more robust to distribution shift?", "list"),
@@ -423,6 +425,11 @@ def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
     ("papers that introduce new benchmarks for evaluating language models", ""),
     ("Which papers introduce a dataset to train agents?", "agents"),
     ("Are there benchmarks for vision-language models?", "vision-language models"),
+    # after a dash, a clause with commas is the topic; a list of short items gives examples of the kind
+    ("Are there mostly theory papers - proving why a network stalls, or diverges, during training?",
+     "network stalls diverges training"),
+    ("Are there theory papers - proofs, bounds, guarantees?", ""),
+    ("Which RL papers back their idea up with mathematical theory or proofs?", "RL"),
 ])
 def test_the_topic_of_a_kind_question_is_what_is_left_of_it(question, topic):
     plan = plan_of(question)
@@ -698,6 +705,15 @@ def test_architectures_as_a_topic_ask_for_no_form(question):
     # a method only beside another kind the paper is to have too
     ("Which papers release a new dataset and also a method?", ["benchmark/dataset", "method"], False),
     ("Which papers propose a new benchmark and also evaluate methods on it?", ["benchmark/dataset"], False),
+    # proofs a model writes or checks are a topic; proofs a paper backs its idea with are theory
+    ("Which papers have models write proofs that a checker verifies?", [], False),
+    ("Which papers back their method up with math theory or proofs?", ["theory"], False),
+    # said casually: an exam for measuring models, studies of how models learn rather than ones pitching a
+    # technique, a pipeline for churning out data
+    ("Which papers introduce a new exam for measuring language models?", ["benchmark/dataset"], False),
+    ("Which are studies that examine how LLMs learn, rather than ones pitching a new technique?",
+     ["empirical study/analysis"], True),
+    ("Which papers offer a pipeline for churning out training data?", ["benchmark/dataset"], False),
 ])
 def test_how_a_question_asks_for_a_kind(question, kinds, mainly):
     from assistant.plan import asks_mainly
