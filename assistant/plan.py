@@ -303,6 +303,8 @@ _LIST = re.compile(
     r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies|methods|approaches|techniques)\b"
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:interested|curious)\s+(?:in|about)\b"
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:writing|reading)\s+(?:up\s+)?(?:about|on)\b"  # "I'm writing about X. What's out there?"
+    r"|^\s*(?:i|we)\s+(?:keep|kept)\s+(?:hearing|reading|seeing)\s+(?:about|of)\b"  # "I keep hearing about X. Which papers ...?"
+    r"|^\s*(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have)\s+(?:been\s+)?(?:hearing|heard|reading|read)\s+(?:a\s+lot\s+)?(?:about|of)\b"
     r"|^\s*(?:and\s+)?who\s+(?:else\s+)?(?:\w+s|works\s+on|is\s+working\s+on)\b"  # "who builds world models?"
     r"|\s(?:anywhere|at\s+all)\s*[?.!]*\s*$"  # "is an LLM used as a reasoning engine for biology anywhere?"
     # "test-time adaptation methods where the model updates itself": a kind of method, described

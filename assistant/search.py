@@ -86,6 +86,8 @@ _FRAME = re.compile(
     r"|what (?:has|have) (?:been |people |researchers )?(?:done|published|proposed|written|tried) (?:on|about|in|for|with|to)"
     r"|what (?:do|does) (?:we|you|the (?:store|collection|corpus)) have (?:on|about|for|in)"  # "what do we have on video?"
     r"|(?:i'm|i am|we're|we are) (?:writing|reading) (?:up )?(?:about|on)"  # "I'm writing about making models faster"
+    r"|(?:i|we) (?:keep|kept) (?:hearing|reading|seeing) (?:about|of)"  # "I keep hearing about AI that ..."
+    r"|(?:i've|i have|we've|we have) (?:been )?(?:hearing|heard|reading|read) (?:a lot )?(?:about|of)"
     rf"|(?:i'm|i am|we're|we are) (?:interested|curious) (?:in|about)(?: (?:any |some |the )?{_KINDS_OF_WORK}"
     r"(?: (?:on|about|that|which))?)?"  # "I'm interested in papers about unlearning"
     rf"|(?:which|what) of the {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"

@@ -1064,3 +1064,15 @@ def test_a_greeting_before_the_question_is_not_searched(typed, read):
     from assistant.plan import asked
 
     assert asked(typed) == read
+
+
+@pytest.mark.parametrize("message, query", [
+    ("I keep hearing about world models that let robots practise. Which papers are about that?",
+     "world models that let robots practise"),
+    ("I have been reading about test-time training. Anything here?", "test-time training"),
+])
+def test_what_the_asker_keeps_hearing_about_is_the_topic(message, query):
+    from assistant.plan import asked
+
+    plan = plan_of(asked(message))
+    assert plan.kind == "list" and plan.query == query
