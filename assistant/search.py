@@ -134,7 +134,7 @@ exists available anyone anybody people researchers of have has collection store 
 # Words that frame only after a frame word ("what kinds of methods reduce X", "where can I read about X")
 _FRAMING_AFTER = frozenset("methods approaches techniques ways ideas read learn see know recent new latest current other "
                            "doing".split())
-_COPULA = frozenset("is are was were".split())  # framing before a frame word ("are about Lean"), not before a property
+_COPULA = frozenset("is are was were am".split())  # framing before a frame word ("are about Lean"), not before a property
 _REFERENCE = frozenset("ones one them those these it they".split())  # "which ones are not about LLMs?": leans on an answer
 _LEADING_BEFORE = {"of": {"kinds", "kind", "types", "type", "sorts", "sort", "rundown", "overview", "summary", "summaries"},
                    "on": {"work", "progress"}, "about": {"work", "progress"},

@@ -1076,3 +1076,14 @@ def test_what_the_asker_keeps_hearing_about_is_the_topic(message, query):
 
     plan = plan_of(asked(message))
     assert plan.kind == "list" and plan.query == query
+
+
+@pytest.mark.parametrize("message, query", [
+    ("Which papers train agents with RL? Please exclude training-free methods.", "train agents with RL"),
+    ("I am looking for world models for robots; exclude papers that only generate videos.", "world models for robots"),
+])
+def test_what_a_sentence_of_its_own_excludes_is_not_searched(message, query):
+    from assistant.plan import asked
+
+    plan = plan_of(asked(message))
+    assert plan.kind == "list" and plan.query == query and plan.topics == [query]
