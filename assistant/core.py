@@ -11,7 +11,7 @@ from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
 from .conversation import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
-from .plan import Plan, asked, broadened, is_compare, make_plan, unanchored
+from .plan import Plan, asked, beyond_the_set, broadened, is_compare, make_plan, unanchored
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -128,9 +128,10 @@ class Assistant:
 
     def _selected(self, plan: Plan, *, k: int | None, where):
         """``plan`` and its selection; when no paper has the kind a "mainly" question asks for as its main
-        contribution, the broadened plan (``plan.broadened``) and its papers instead."""
+        contribution, the broadened plan (``plan.broadened``) and its papers instead, and when no paper of the last
+        answer fits a follow-up, the best papers of the whole store on it (``plan.beyond_the_set``)."""
         selection = self.select(plan, k=k, where=where)
-        wider = broadened(plan) if not selection.hits else None
+        wider = (broadened(plan) or beyond_the_set(plan)) if not selection.hits else None
         if wider is None:
             return plan, selection
         found = self.select(wider, k=k, where=where)

@@ -372,6 +372,8 @@ class Plan:
                                                 # "benchmarks", "training" for "training data" (see DATA_USE_WORDS)
     method_form: str | None = None              # method papers only of this form: "architecture" for "a new network
                                                 # architecture or layer", "metric" for "a new metric" (METHOD_FORM_WORDS)
+    outside: int = 0                            # a follow-up no paper of the last answer's (this many) fitted,
+                                                # answered from the whole store (``beyond_the_set``)
     besides: list[str] = field(default_factory=list)  # papers left out of the answer: the last answer's, for
                                                 # "are there others on physics?"
     without: str = ""                           # a list less the papers a list on this topic gives ("..., but not
@@ -495,6 +497,8 @@ class Plan:
             out["resolution"] = self.resolution
         if self.besides:
             out["besides"] = self.besides
+        if self.outside:
+            out.update(outside=self.outside, resolution=self.resolution)
         if self.examples:
             out["examples"] = self.examples
         if self.examples_of:
@@ -550,6 +554,27 @@ def broadened(plan: Plan) -> Plan | None:
         return None
     kinds = DATA_USE_NAMES[plan.data_use] if plan.data_use else " or ".join(plan.contributions)
     return replace(plan, mainly=False, resolution=f"none has {kinds} as its main contribution; these bring it beside another")
+
+
+# A follow-up picking one paper by what it is: "the one about emotions", "the CRISP one", "which one uses Lean"
+_PICKED_BY_WHAT_IT_IS = re.compile(r"\b(?:the|which)\s+(?:[\w-]+\s+){0,2}?one\b(?!\s+of\s+(?:them|those|these)\b)", re.IGNORECASE)
+
+
+def beyond_the_set(plan: Plan) -> Plan | None:
+    """The plan to answer when no paper of the last answer fits a follow-up that picks one paper by what it is
+    ("the one about emotions" after an answer without it): the paper of the whole store that fits it best, said
+    so. The asker remembers a paper of an earlier answer, or one the last answer missed. None for a subset ("which
+    of them are evaluated on AIME?" is rightly answered by none of them), a follow-up about every paper of the set,
+    one asking for the papers not fitting, for a kind of contribution (the labels said no), or with nothing to
+    search."""
+    if plan.kind != "followup" or plan.restrict_to is None or plan.exclude or plan.whole_set or plan.contributions \
+            or not plan.query.strip() or plan.unanchored \
+            or not (plan.pick_one or _PICKED_BY_WHAT_IT_IS.search(plan.question)):
+        return None
+    count = len(plan.restrict_to)
+    the_set = plan.the_set(count)
+    lacking = f"{the_set} is not about {plan.query}" if count == 1 else f"none of {the_set} is about {plan.query}"
+    return replace(plan, restrict_to=None, outside=count, pick_one=True, resolution=f"{lacking}; the paper of the whole store on it")
 
 
 def unanchored(question: str, filters: str | None) -> Plan:

@@ -455,6 +455,21 @@ def test_a_subset_on_a_topic_the_set_lacks_is_empty(corpus):
     assert short(c.title for c in speech.citations) == {"EmotionThinker"}
 
 
+def test_a_follow_up_no_paper_of_the_last_answer_fits_is_answered_from_the_store_and_says_so(corpus):
+    conversation = corpus.conversation()
+    first = corpus.ask("Which papers use Lean?", llm="none", conversation=conversation, page_size=None)
+    assert short(c.title for c in first.citations) == {"Lean4PHYS", "ProofOptimizer"}
+    emotions = corpus.ask("the one about emotions in speech - what dataset did they make?", llm="none",
+                          conversation=conversation)
+    assert short(c.title for c in emotions.citations) == {"EmotionThinker"}
+    assert emotions.plan.restrict_to is None and emotions.plan.as_dict()["outside"] == 2
+    assert emotions.answer.startswith("None of the 2 papers of the last answer is about emotions in speech; "
+                                      "from the whole store:")
+    assert "the paper of the whole store on it" in emotions.plan.line()
+    medicine = corpus.ask("which of them are about medicine?", llm="none", conversation=corpus.conversation())
+    assert medicine.citations == []  # no earlier answer here, and nothing in the store is on medicine
+
+
 def test_follow_ups_on_an_answer_of_one_paper(corpus):
     conversation = corpus.conversation()
     first = corpus.ask("Is there any work on LLM unlearning?", llm="none", conversation=conversation)
