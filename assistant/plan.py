@@ -933,6 +933,11 @@ _ABOUT_THE_ASKER = re.compile(r"^\s*(?:(?:so|ok(?:ay)?|well|hmm+|and)[,\s]+)?(?:
 _ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|need|would\s+like|'d\s+like)\s+|please\s+|"
                           r"(?:list|show|give|name)\s+(?:me\s+)?)?(?:them\s+)?(?:all|every|each|the\s+(?:full|whole|complete)\s+list)"
                           r"(?:\s+(?:one|ones|single\s+one|of\s+them|papers?))?(?:\s+(?:please|thanks?))?\s*[.!?]*\s*$", re.IGNORECASE)
+# The same request said again after a comma, and "in general": "what about robots then in general, list all the robot
+# ones" asks for robot papers
+_LIST_THEM_ALL = re.compile(r"\s+in\s+general\b(?=\s*[,?.!]|\s*$)|,\s*(?:and\s+)?(?:please\s+)?(?:list|show|give)\s+(?:me\s+)?"
+                            r"(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:ones|papers|of\s+them)\s*[.!?]*\s*$",
+                            re.IGNORECASE)
 # A kind of thing other than one of them is a property, not a set of papers left out: "languages other than English"
 # asks for non-English languages, as does "languages that are not English" ("papers on video other than long video"
 # leaves out the papers on long video)
@@ -1059,10 +1064,10 @@ def asked(question: str) -> str:
     if _BARE_COMPARISON.match(question):
         return "how do they differ?"
     question = _ASIDE_IN_PARENS.sub("", question)
-    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _WHICH_ARE_THEY, _LIKE_THAT, _LIKE_A_KIND,
-                        _HEDGE):
+    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _LIST_THEM_ALL, _WHICH_ARE_THEY, _LIKE_THAT,
+                        _LIKE_A_KIND, _HEDGE):
         said = said_around.sub("", question) or question  # what the message says around its question
-        if said_around is _LIKE_THAT and said != question and "?" not in question:
+        if said_around in (_LIKE_THAT, _LIST_THEM_ALL) and said != question and "?" not in said:
             said += "?"  # "non-attention seq models, mamba rnn etc": a fragment that lists asks for all of them
         question = said
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"

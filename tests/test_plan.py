@@ -1087,3 +1087,13 @@ def test_what_a_sentence_of_its_own_excludes_is_not_searched(message, query):
 
     plan = plan_of(asked(message))
     assert plan.kind == "list" and plan.query == query and plan.topics == [query]
+
+
+@pytest.mark.parametrize("message, question", [
+    ("what about agents then in general, list all the agent ones", "what about agents then?"),
+    ("papers on Lean, show me all of them", "papers on Lean?"),
+])
+def test_the_request_said_again_after_a_comma_is_not_searched(message, question):
+    from assistant.plan import asked
+
+    assert asked(message) == question
