@@ -963,6 +963,10 @@ _LISTED_AFTER = re.compile(r"^(?P<asked>[^?]{8,})\?\s+(?P<items>(?!(?:which|what
                            r"but|only|not|no)\b)[\w-]+(?:\s+[\w-]+){0,3}(?:,\s*(?:or\s+|and\s+)?[\w-]+(?:\s+[\w-]+){0,3}){1,6})"
                            r"\s*[.!]?\s*$", re.IGNORECASE)
 DASH = r"(?:—|–|\s-\s)"  # a dash between clauses: an em or en dash, or a hyphen with spaces around it
+# A question after a dash or colon typed without its question mark: "ai that watches long videos - what's there"
+_UNMARKED_QUESTION = re.compile(r"\S\s*(?:" + DASH + r"|:)\s*(?:what(?:'s|\s+is)\s+(?:out\s+)?there|which|any|anything|are\s+there|is\s+there)\b"
+                                r"(?:[^?]*[^?\s])?\s*$",
+                                re.IGNORECASE)
 # A lead-in that a whole question after a dash restates: "ok and what about audio — are there papers on audio or
 # speech language models?" asks the question after the dash.
 _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?:(?:what|how)\s+about\s+[^—–?]{1,40}?|"
@@ -1064,6 +1068,8 @@ def asked(question: str) -> str:
     if _BARE_COMPARISON.match(question):
         return "how do they differ?"
     question = _ASIDE_IN_PARENS.sub("", question)
+    if _UNMARKED_QUESTION.search(question):  # "ai that watches long videos - what's there": asked, with no "?"
+        question = question.rstrip(" .!") + "?"
     for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _LIST_THEM_ALL, _WHICH_ARE_THEY, _LIKE_THAT,
                         _LIKE_A_KIND, _HEDGE):
         said = said_around.sub("", question) or question  # what the message says around its question

@@ -1097,3 +1097,14 @@ def test_the_request_said_again_after_a_comma_is_not_searched(message, question)
     from assistant.plan import asked
 
     assert asked(message) == question
+
+
+@pytest.mark.parametrize("message, kind", [
+    ("models that read long documents - what's there", "list"),  # asked, typed without its question mark
+    ("mamba variants: which papers", "list"),
+    ("sfpo - what does it do", "named"),  # a question about a paper, not a list
+])
+def test_a_question_after_a_dash_typed_without_its_question_mark(message, kind):
+    from assistant.plan import asked
+
+    assert plan_of(asked(message), named=["SFPO"] if "sfpo" in message else None).kind == kind
