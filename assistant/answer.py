@@ -338,7 +338,7 @@ def opening(plan, shown: int, total: int, where: str) -> str:
             return f"Each of {plan.the_set(shown)}:"
         return f"{'One' if shown == 1 else shown} of {plan.the_set(len(plan.restrict_to))}:"
     if plan.outside:  # no paper of the last answer fitted the follow-up (``plan.beyond_the_set``)
-        lacking = plan.resolution.split(";")[0]
+        lacking = plan.not_in_the_set()
         return f"{lacking[:1].upper()}{lacking[1:]}; from the whole store:"
     return f"{one} {where} addresses this:" if shown == 1 else f"{shown} {papers} {where} address this:"
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_WORDS
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
-from .search import focus
+from .search import HEARD_ABOUT, focus
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
 FORMS = {"topic": "quotes", "list": "list", "named": "paper", "contribution": "list", "compare": "comparison",
@@ -303,8 +303,7 @@ _LIST = re.compile(
     r"|\b(?:looking|searching)\s+for\s+(?:any\s+|some\s+)?(?:papers?|work|works|research|studies|methods|approaches|techniques)\b"
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:interested|curious)\s+(?:in|about)\b"
     r"|^\s*(?:i'm|i’m|i\s+am|we're|we’re|we\s+are)\s+(?:writing|reading)\s+(?:up\s+)?(?:about|on)\b"  # "I'm writing about X. What's out there?"
-    r"|^\s*(?:i|we)\s+(?:keep|kept)\s+(?:hearing|reading|seeing)\s+(?:about|of)\b"  # "I keep hearing about X. Which papers ...?"
-    r"|^\s*(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have)\s+(?:been\s+)?(?:hearing|heard|reading|read)\s+(?:a\s+lot\s+)?(?:about|of)\b"
+    r"|^\s*" + HEARD_ABOUT + r"\b"  # "I keep hearing about X. Which papers ...?"
     r"|^\s*(?:and\s+)?who\s+(?:else\s+)?(?:\w+s|works\s+on|is\s+working\s+on)\b"  # "who builds world models?"
     r"|\s(?:anywhere|at\s+all)\s*[?.!]*\s*$"  # "is an LLM used as a reasoning engine for biology anywhere?"
     # "test-time adaptation methods where the model updates itself": a kind of method, described
@@ -453,6 +452,12 @@ class Plan:
         of the set the last answer chose from, 'the 8 papers the last answer chose from' (``the_papers``)."""
         return the_papers(count, chosen_from=self.sibling)
 
+    def not_in_the_set(self) -> str:
+        """What a follow-up answered from the whole store (``beyond_the_set``) found of the last answer's papers:
+        'none of the 2 papers of the last answer is about emotions'."""
+        the_set = self.the_set(self.outside)
+        return f"{the_set} is not about {self.query}" if self.outside == 1 else f"none of {the_set} is about {self.query}"
+
     def use_note(self, only: str = " ({} only)") -> str:
         """' (benchmarks only)', ' (training data only)', ' (new architectures only)', or '' when any paper of the
         kinds will do."""
@@ -571,10 +576,8 @@ def beyond_the_set(plan: Plan) -> Plan | None:
             or not plan.query.strip() or plan.unanchored \
             or not (plan.pick_one or _PICKED_BY_WHAT_IT_IS.search(plan.question)):
         return None
-    count = len(plan.restrict_to)
-    the_set = plan.the_set(count)
-    lacking = f"{the_set} is not about {plan.query}" if count == 1 else f"none of {the_set} is about {plan.query}"
-    return replace(plan, restrict_to=None, outside=count, pick_one=True, resolution=f"{lacking}; the paper of the whole store on it")
+    outside = replace(plan, restrict_to=None, outside=len(plan.restrict_to))
+    return replace(outside, resolution=f"{outside.not_in_the_set()}; the paper of the whole store on it")
 
 
 def unanchored(question: str, filters: str | None) -> Plan:

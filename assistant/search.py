@@ -38,6 +38,10 @@ from .spelling import name_kind
 from .store import Store
 
 CANDIDATE_CHUNKS = 60
+# What the asker has heard of, before what they ask: "I keep hearing about AI that ...", "I've been reading about X"
+# (a frame ``focus`` takes off, and a list question's opening: ``plan.is_list``)
+HEARD_ABOUT = (r"(?:(?:i|we)\s+(?:keep|kept)\s+(?:hearing|reading|seeing)|(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have)\s+"
+               r"(?:been\s+)?(?:hearing|heard|reading|read)(?:\s+a\s+lot)?)\s+(?:about|of)")
 RECENT_SEARCHES = 4  # searches kept for an answer that searches a query again (``HybridSearcher.candidates``)
 CANDIDATE_LEXICAL = 20
 LEXICAL_WEIGHT = 0.35
@@ -86,8 +90,7 @@ _FRAME = re.compile(
     r"|what (?:has|have) (?:been |people |researchers )?(?:done|published|proposed|written|tried) (?:on|about|in|for|with|to)"
     r"|what (?:do|does) (?:we|you|the (?:store|collection|corpus)) have (?:on|about|for|in)"  # "what do we have on video?"
     r"|(?:i'm|i am|we're|we are) (?:writing|reading) (?:up )?(?:about|on)"  # "I'm writing about making models faster"
-    r"|(?:i|we) (?:keep|kept) (?:hearing|reading|seeing) (?:about|of)"  # "I keep hearing about AI that ..."
-    r"|(?:i've|i have|we've|we have) (?:been )?(?:hearing|heard|reading|read) (?:a lot )?(?:about|of)"
+    rf"|{HEARD_ABOUT}"
     rf"|(?:i'm|i am|we're|we are) (?:interested|curious) (?:in|about)(?: (?:any |some |the )?{_KINDS_OF_WORK}"
     r"(?: (?:on|about|that|which))?)?"  # "I'm interested in papers about unlearning"
     rf"|(?:which|what) of the {_KINDS_OF_WORK}(?: (?:do|does|are|is|have))?(?: (?:about|on)(?= \w))?"

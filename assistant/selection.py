@@ -105,7 +105,7 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     if plan.kind == "list":
         return _listed(plan, searcher, k=k, topic_gate=topic_gate, where=where)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
-    return Selection(hits[:1] if plan.outside and plan.pick_one else hits, empty)  # "the one about X", from the store
+    return Selection(hits[:1] if plan.outside else hits, empty)  # "the one about X", from the store
 
 
 def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where) -> Selection:
