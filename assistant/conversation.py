@@ -19,10 +19,13 @@ _ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:on
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
 # Words that point at an earlier answer's papers, in every question that leans on one ("these papers", "the
 # ones", "each of them", "do they", "what did they"); ``_GROUP`` and ``_REFERS`` add their own.
-_POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|\b(?:only\s+)?the\s+ones\b"
+_POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|(?<!\bnot\s)(?<!\bexcept\s)(?<!\bexcluding\s)\b(?:only\s+)?the\s+ones\b"
              r"|^\s*(?:just|only)\s+the\s+(?=[\w-]+(?:\s+[\w-]+)?\s+ones\b)"  # "just the image ones"
              r"|\b(?:either|any|each|both|none)\s+of\s+(?:them|those|these)\b|\bdo\s+(?:they|any of them)\b"
-             r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these|the\s+(?:two|three|four|five)|both)\b")
+             r"|\b(?:how|where|why|what)\s+(?:do|did)\s+(?:they|those|these|the\s+(?:two|three|four|five)|both)\b"
+             # the same said without "do" or "the": "how they are different?", "only ones tested on math"
+             r"|\bhow\s+(?:they|those|these|both|the\s+two)\s+(?:are\s+|were\s+)?(?:differ|different|compare)\b"
+             r"|^\s*(?:just|only)\s+ones\b")
 _NARROWING = ("filter", "narrow", "restrict", "limit")  # "filter to the ones about agents": a subset
 _GROUP = re.compile(_POINTING + r"|\b(?:out\s+of|of|among|from|between)\s+(?:those|these|them|the above|the\s+(?:two|three|four|five))\b"
                     r"|\bonly\s+(?:those|these)\b|\btheir\b|\bwhich of (?:them|those|these)\b|\bwhich ones\b"

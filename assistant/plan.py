@@ -196,6 +196,7 @@ def examples(question: str) -> list[str]:
 def _example_items(listed: str) -> list[str]:
     items = []
     listed = _CONTRAST.sub("", listed)  # "e.g. learned update rules, rather than the model"
+    listed = re.split(r",?\s+(?:but|though|although|whereas)\b", listed, flags=re.IGNORECASE)[0]  # "like X, but without Y"
     listed = re.sub(r"[\s,]*\b(?:etc|and\s+so\s+on)\b\.?|\.\.\.|…", " ", listed, flags=re.IGNORECASE)  # "law, physics etc."
     for item in re.split(r",\s*(?:or\s+|and\s+)?|\s+(?:or|and)\s+|\s/\s", listed):
         item = re.sub(r"^(?:with|by|using|through|via|about|the|a|an)\s+", "", item.strip(" ,"), flags=re.IGNORECASE)
@@ -274,6 +275,8 @@ _LIST = re.compile(
     r"|\b(?:papers|works|work|studies|research|articles|abstracts|submissions)\s+(?:on|about|that|which|whose|using|with|in|for|"
     r"where|related\s+to|regarding|concerning)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research|abstracts?|submissions?)\b"
+    r"|\bevery\s+(?:[\w-]+\s+){1,2}?(?:papers?|works?|studies|methods?|approaches|techniques)\s+(?:that|which|on|about|where|"
+    r"whose|for)\b"  # "every inference-time method that samples ...", "every RLVR paper that ..."
     r"|^\s*(?:any\s+)?(?:work|research)\s+(?:on|about)\b"  # "work on cryptography"
     r"|\bwhat\s+(?:work|research)\b|\bis\s+there\s+(?:any\s+|a\s+|an\s+)?(?:work|research|paper)|\bare\s+there\s+(?:any\s+)?papers?\b"
     r"|^\s*(?:papers|works|studies|articles)\s+\w+ed\s+(?:on|with|by|for|in|from|to)\b"
@@ -528,6 +531,8 @@ class Plan:
                     else f"contribution question: every {kinds} paper{only}") + (f" on {about}" if self.on_a_topic else "")
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"
+            if self.without:
+                text += f", less those on {self.without}"
             if self.resolution:  # "none has it as its main contribution": the papers that bring it (``broadened``)
                 text += f" ({self.resolution})"
         elif self.kind == "named":
@@ -626,10 +631,12 @@ THE_STORE = re.compile(r"\b(?:in|from|of|within)\s+(?:the|this|our|your)\s+(?:co
 
 
 # Proofs a model is to make or check are a topic (theorem proving), not the theory a paper proves: "AI writing math
-# proofs that a computer can double-check", "models that generate formal proofs".
+# proofs that a computer can double-check", "models that generate formal proofs", "math proofs checked by lean".
 _PROOFS_AS_A_TASK = re.compile(r"\b(?:writ|wrote|generat|produc|check|verif|simplif|construct|synthesi[sz]|search|find|"
                                r"formali[sz]|complet)\w*\s+(?:(?:math|mathematical|formal|lean|machine-checkable|checkable)\s+){0,2}"
-                               r"proofs?\b", re.IGNORECASE)
+                               r"proofs?\b"
+                               r"|\bproofs?\s+(?:that\s+(?:are|get)\s+|(?:are|get)\s+)?(?:checked|verified|written|generated|produced|"
+                               r"simplified|formali[sz]ed|found)\b", re.IGNORECASE)
 
 
 def _kinds_in(question: str) -> list[str]:
@@ -925,6 +932,9 @@ def asks_for_every_paper(question: str) -> bool:
 
 # "I'm surveying methods for making chain-of-thought cheaper; which abstracts propose ways to shorten reasoning?":
 # what the asker says of themselves, then the question. Its frame is in the question, not in the statement before.
+# A name in what the asker says first ("ZeroSiam", "LASER-D", "GRPO"), and a question that leans back on it
+_NAME_LIKE = re.compile(r"\b(?:[A-Z][a-z]+[A-Z][\w-]*|[A-Z]{2,}[\w-]*)")
+_BACK_TO_IT = re.compile(r"\b(?:it|its|they|their|them|this\s+(?:one|paper|method))\b", re.IGNORECASE)
 _ABOUT_THE_ASKER = re.compile(r"^\s*(?:(?:so|ok(?:ay)?|well|hmm+|and)[,\s]+)?(?:i|i'm|i am|we|we're|we are|my|our|as\s+(?:a|an)|"
                               r"(?:currently\s+)?(?:writing|working\s+on|preparing|reviewing))\b[^;?]*?(?:;|[.!:](?=\s))\s*(?P<asked>"
                               r"(?:which|what|are|is|do|does|did|any|how|can|could|show|list|find|give|get)\b[^;]+)$",
@@ -1001,7 +1011,8 @@ _REQUEST = (r"(?=(?:which|what|are|is|do|does|any|how|can|could|show|list|find|g
             r"gather|point|please|i\s+(?:need|want|would\s+like)|i'd\s+like|we\s+(?:need|want))\b)")
 _PURPOSE = re.compile(r"^\s*(?:(?:for|as\s+part\s+of)\s+(?:a|an|my|our|the)\s+(?:[\w-]+\s+){0,3}?(?:" + _PURPOSE_NOUNS + r")\b"
                       r"|to\s+(?!(?:what|which|how|whom|this|that|the|these|those)\b)(?:help\s+)?[a-z]+\s+(?:[\w'-]+\s+){0,8}?[\w'-]+(?=,))"  # "To seat reviewers with alignment expertise, ..."
-                      r"(?:(?!\b(?:we|i|i'm|we're|you)\b)[^;?])*?(?:[,;:]|[.!](?=\s))\s*" + _REQUEST, re.IGNORECASE)
+                      r"(?:(?!\b(?:we|i|i'm|we're|you)\b)[^;?])*?(?:[,;:]|[.!](?=\s)|(?=\s+(?:i|we)\s+(?:need|want)\b))\s*" + _REQUEST,
+                      re.IGNORECASE)  # "For the test-time scaling paragraph I need every paper that ..."
 # "Separate question: anything on CLIP?", "New topic - papers on robots": what the message says of the question
 _NEW_QUESTION = re.compile(r"^\s*(?:(?:(?:a|one|another|separate|new|different|unrelated|other)\s+)+(?:question|topic|thing|one)|"
                            r"switching\s+(?:gears|topics?)|changing\s+(?:the\s+)?(?:subject|topic)|on\s+another\s+note)\s*"
@@ -1022,7 +1033,12 @@ _AFTER_THE_QUESTION = re.compile(r"(?:(?<=[?.!])\s+|\s*" + DASH + r"\s*)(?P<rema
 # ("not sure" is no set): the papers said as "the X", "any X" or "X stuff / ones / papers"
 _NOT_AFTER = re.compile(r"(?<=[?.!])\s+(?:but\s+)?not\s+(?:(?:the|any)\s+(?P<topic>[\w/-]+(?:\s+[\w/-]+){0,3}?)"
                         r"(?:\s+(?:stuff|ones|papers|work|things))?|(?P<kind>[\w/-]+(?:\s+[\w/-]+){0,2}?)\s+(?:stuff|ones|papers|things))"
+                        r"(?P<where>\s+(?:in|on|about|with|using|for)\s+[\w/-]+(?:\s+[\w/-]+){0,2})?"  # ". Not the formal proof ones in Lean."
                         r"\s*[.!?]*\s*$", re.IGNORECASE)
+# What the question sets aside after it, said as what does not count: "; inference-time pruning of traces doesn't count",
+# "; evaluation-only benchmarks are out"
+_OUT_AFTER = re.compile(r"(?:(?<=[?.!])|\s*;)\s*(?P<topic>[^?.!;]+?)\s+(?:(?:doesn't|does\s+not|don't|do\s+not)\s+count|"
+                        r"(?:is|are)\s+(?:out|excluded|out\s+of\s+scope))\s*[.!?]*\s*$", re.IGNORECASE)
 # What the question sets aside in a sentence of its own: "? Please exclude methods based purely on SFT.", "; exclude
 # architectures whose layers merely solve an optimization problem in the forward pass". Not searched; nor taken for a
 # topic whose papers the list leaves out (``left_out_topic``): such a sentence describes a property ("exclude papers
@@ -1034,6 +1050,10 @@ _EXCLUDED_AFTER = re.compile(r"(?:(?<=[?.!;])|\s*;)\s*(?:please\s+)?(?:exclude|e
 # "(test time adaptation i think its called?)", "i guess": what the asker is unsure of says nothing of the topic
 _HEDGE = re.compile(r"\s*\b(?:i\s+think|i\s+guess|i\s+believe)\s+(?:it'?s|that'?s|they'?re|this\s+is)\s+called\b\??"
                     r"|,?\s*\b(?:or\s+something(?:\s+like\s+that)?|if\s+that\s+makes\s+sense)\b", re.IGNORECASE)
+# How the asker wants the list laid out, which says nothing of what is in it: ", grouped by whether they need any
+# training", "grouped by post-training vs quantization-aware methods" (the answer groups by topic or kind itself)
+_GROUPED_BY = re.compile(r"\s*(?:,|;|\s+-+|\s+[—–])?\s*\b(?:grouped|organi[sz]ed|sorted|split|broken\s+down|clustered)\s+"
+                         r"(?:by|according\s+to|into)\s+[^?.!;]*", re.IGNORECASE)
 _FOR_ALL = re.compile(r"\b(?:every|each|all|everything|full|whole|complete)\b", re.IGNORECASE)
 
 
@@ -1071,6 +1091,7 @@ def asked(question: str) -> str:
     if _BARE_COMPARISON.match(question):
         return "how do they differ?"
     question = _ASIDE_IN_PARENS.sub("", question)
+    question = re.sub(r"\bbut\s+please\s+not\b", "but not", question, flags=re.IGNORECASE)  # "..., but please not the ones on RL"
     if _UNMARKED_QUESTION.search(question):  # "ai that watches long videos - what's there": asked, with no "?"
         question = question.rstrip(" .!") + "?"
     for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _LIST_THEM_ALL, _WHICH_ARE_THEY, _LIKE_THAT,
@@ -1081,11 +1102,15 @@ def asked(question: str) -> str:
         question = said
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
     if set_aside and _has_content(question[:set_aside.start()]):
-        topic = set_aside.group("topic") or set_aside.group("kind")
+        topic = (set_aside.group("topic") or set_aside.group("kind")) + (set_aside.group("where") or "")
         question = f"{question[:set_aside.start()].rstrip(' ?.!,')}, but not {topic}?"
+    out = _OUT_AFTER.search(question)
+    if out and _has_content(question[:out.start()]) and _has_content(out.group("topic")):
+        question = f"{question[:out.start()].rstrip(' ?.!,;')}, but not {out.group('topic').strip()}?"
     excluded = _EXCLUDED_AFTER.search(question)
     if excluded and _has_content(question[:excluded.start()]):
         question = f"{question[:excluded.start()].rstrip(' ?.!,;')}?"
+    question = _GROUPED_BY.sub("", question)
     question = _without_remarks(question)
     question = _OTHER_THAN.sub(lambda m: f"non-{m.group('other')} {m.group('kind')}", question)
     listed = _LISTED_AFTER.match(question)  # "... other than English? Multilingual, cross-lingual, low-resource."
@@ -1101,8 +1126,9 @@ def asked(question: str) -> str:
     if lead_in and is_list(lead_in.group("asked")) and _has_content(lead_in.group("asked"), REFERENCES | _NOT_A_TOPIC):
         question = lead_in.group("asked").strip()
     found = _ABOUT_THE_ASKER.match(question)
-    if not found:
-        return question
+    if not found or (_BACK_TO_IT.search(found.group("asked")) and not _NAME_LIKE.search(found.group("asked"))
+                     and _NAME_LIKE.search(question[:found.start("asked")])):
+        return question  # "My labmate mentioned ZeroSiam. What problem does it solve?": the name is what "it" is
     if not _has_content(found.group("asked"), _ANSWERING, words=r"[a-z]+"):
         return question[:found.start("asked")].strip(" ;.!:")
     return found.group("asked").strip()
@@ -1219,11 +1245,12 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         # "What is GRPO-PTR and how does it differ from standard GRPO?": about the one paper, set against no other
         about = focus(compared_names(question)[0])
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **{**base, "query": about, "topics": [about]})
-    if (is_compare(question) and (len(named) >= 2 or len(compared_names(question)) >= 2)) \
+    if (is_compare(question) and (len(named) >= 2 or (len(compared_names(question)) >= 2 and not _every_paper_on(question)))) \
             or (len(named) >= 2 and _EACH_OF_THEM.search(question)) \
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
-    if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)):  # "compare the papers on Lean"
+    if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)) and not _COMPARING_IN_A_CLAUSE.search(question):
+        # "compare the papers on Lean"; not "papers that build on GRPO or compare against GRPO", a list
         about = re.sub(r"^(?:the|all|these|those)\s+(?:(?:two|three|four|five|six|\d+)\s+)?|^(?:two|three|four|five|six|\d+)\s+",
                        "", without_contrasts(focus(_COMPARE_FRAME.sub("", question))),
                        flags=re.IGNORECASE)
@@ -1248,7 +1275,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         form = _method_form(question, kinds)
         rest, given = without_contribution_words(query, form), topic_examples(question)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
-                    examples=given, examples_of=without_contribution_words(without_examples(query), form) if given else "",
+                    examples=given, without=left_out_topic(question), examples_of=without_contribution_words(without_examples(query), form) if given else "",
                     data_use=_data_use(question, kinds), method_form=form,
                     every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
@@ -1302,6 +1329,18 @@ _BASELINE = re.compile(r"^(?:the\s+)?(?:standard|vanilla|plain|original|conventi
                        r"baseline|existing|prior|previous|earlier|naive)\b"
                        r"|^(?:the\s+)?other\b(?!\s+(?:[\w-]+\s+){0,4}?(?:paper|one|work|study|method|approach)\b)",  # not "the other long-video paper"
                        re.IGNORECASE)
+
+
+# A comparison the papers asked for make, said in the clause that describes them: "papers that build on GRPO or compare
+# against GRPO", "works which compare with RLHF"
+_COMPARING_IN_A_CLAUSE = re.compile(r"\b(?:papers?|works?|studies|methods|ones)\s+(?:that|which|who)\b[^?]*?\b(?:compare[sd]?|comparing)"
+                                    r"\s+(?:(?:themselves|it|them)\s+)?(?:against|to|with)\b", re.IGNORECASE)
+
+
+def _every_paper_on(question: str) -> bool:
+    """Whether ``question`` asks for every paper on a topic, so that a "vs" in it is part of the topic: "every RLVR paper
+    that deals with the Pass@1 vs Pass@k trade-off"."""
+    return is_list(question) and bool(_FOR_ALL.search(question))
 
 
 def _against_a_baseline(question: str) -> bool:

@@ -119,11 +119,16 @@ def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     if plan.exclude:
         return _the_rest(hits, searcher, where)
     hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
-    if plan.without:  # "..., but not using RL": less the papers a list on RL gives
-        on, _empty = searcher.search_topics(plan.without, k=None, gate=LIST_GATE, where=where,
-                                            topic_list=[plan.without], pool=LIST_POOL)
-        hits = [h for h in hits if h.id not in {o.id for o in on}]
-    return Selection(hits, empty)
+    return Selection(_less_left_out(hits, plan, searcher, where), empty)
+
+
+def _less_left_out(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
+    """``hits`` less the papers a list on what the plan leaves out gives ("..., but not using RL")."""
+    if not plan.without:
+        return hits
+    on, _empty = searcher.search_topics(plan.without, k=None, gate=LIST_GATE, where=where,
+                                        topic_list=[plan.without], pool=LIST_POOL)
+    return [h for h in hits if h.id not in {o.id for o in on}]
 
 
 def _on_examples(plan: Plan, searcher: HybridSearcher, found: set[str], gate: Gate, k: int, where) -> list[PaperHit]:
@@ -241,11 +246,11 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where, topic_gate: Ga
             # kind clearly on an example too
             hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, (where or Filter()).restricted_to(ids))
         if hits:
-            return _by_kind(Selection(hits), plan)
+            return _by_kind(Selection(_less_left_out(hits, plan, searcher, where)), plan)
         return Selection([], [plan.query])  # "benchmarks for medical question answering?": none of them is on it
     records = store.get_papers(list(ids))
-    return _by_kind(Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
-                                     key=lambda h: h.title.lower())), plan)
+    hits = sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records), key=lambda h: h.title.lower())
+    return _by_kind(Selection(_less_left_out(hits, plan, searcher, where)), plan)
 
 
 def _labelled(where: Filter | None, kinds: list[str]) -> Filter | None:

@@ -30,6 +30,7 @@ MIN_LENGTH = 7
 MIN_PAPERS = 2  # a spelling only one paper holds is as likely another word
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w])")  # a lower-case word, or the last part of a hyphenated one
+_CAPITALIZED = re.compile(r"(?<![\w-])[A-Z][a-z]{3,5}(?![\w-])")  # as long as a slip of an asking word can be
 
 
 def _edits(word: str) -> list[str]:
@@ -148,7 +149,8 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
                 or _inflected(word, stem, papers_holding):
             return word
         if len(word) < MIN_LENGTH:
-            return _written_in_full(word, stem, papers_holding, english)
+            asking = None if match.string[match.end():match.end() + 1] in "'’" else _asking_word(word)  # not "doesn't"
+            return asking or _written_in_full(word, stem, papers_holding, english)
         held: dict[str, tuple[int, str]] = {}  # stem -> (papers holding it, a spelling giving it)
         for spelling in _edits(word):
             term = stem(spelling)
@@ -158,7 +160,28 @@ def respelled(query: str, stem: Callable[[str], str], papers_holding: Callable[[
                     held[term] = (count, spelling)
         return _most_held(held) or word
 
-    return _WORD.sub(fix, written_out(query))
+    def fix_capitalized(match: re.Match) -> str:  # "Wich papers ...": a sentence's first word, else a name
+        word = match.group().lower()
+        if papers_holding(stem(word)) > 0 or word in english or not (asking := _asking_word(word)):
+            return match.group()
+        return asking.capitalize()
+
+    return _CAPITALIZED.sub(fix_capitalized, _WORD.sub(fix, written_out(query)))
+
+
+# The words a question is read by (its kind, and what it leans on), which no paper's stems may hold: the index leaves
+# most of them out, so a slip of one ("wich papers", "waht", "thier") is read against this list instead.
+_ASKING_WORDS = frozenset("which what where whose these those their there they them does about papers paper other "
+                          "only with".split())
+
+
+def _asking_word(word: str) -> str | None:
+    """The one asking word (``_ASKING_WORDS``) a slip away from ``word``: "wich" -> "which"; None if there is none or
+    more than one."""
+    if word in _ASKING_WORDS:
+        return None
+    found = {spelling for spelling in _edits(word) if spelling in _ASKING_WORDS}
+    return found.pop() if len(found) == 1 else None
 
 
 def _most_held(held: dict[str, tuple[int, str]]) -> str | None:

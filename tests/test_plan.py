@@ -1108,3 +1108,32 @@ def test_a_question_after_a_dash_typed_without_its_question_mark(message, kind):
     from assistant.plan import asked
 
     assert plan_of(asked(message), named=["SFPO"] if "sfpo" in message else None).kind == kind
+
+
+@pytest.mark.parametrize("question, kind, query, without", [
+    ("I'm citing work on length penalties for reasoning models. Give me every paper that shapes the RL reward by "
+     "response length; inference-time pruning of traces doesn't count.", "list",
+     "shapes the RL reward by response length", "inference-time pruning of traces"),
+    ("Every paper on low-bit weight quantization of LLMs, grouped by post-training vs quantization-aware methods.",
+     "list", "low-bit weight quantization of LLMs", ""),
+    ("I need every inference-time method that samples multiple reasoning paths", "list", None, ""),
+    ("Give me the theoretical papers, but please not the ones about reinforcement learning.", "contribution", "",
+     "reinforcement learning"),
+    ("Show me papers that build on GRPO or compare against GRPO.", "list", "build on GRPO or compare against GRPO", ""),
+    ("anything on math proofs checked by lean", "list", None, ""),
+])
+def test_lead_ins_layouts_and_exclusions_said_around_a_list(question, kind, query, without):
+    from assistant.plan import asked
+
+    plan = plan_of(asked(question))
+    assert plan.kind == kind
+    assert query is None or plan.query == query
+    assert plan.without == without
+
+
+def test_a_name_said_before_the_question_is_what_it_asks_about():
+    from assistant.plan import asked
+
+    assert "ZeroSiam" in asked("My labmate mentioned ZeroSiam. What problem it solves?")
+    assert asked("I keep seeing GRPO everywhere. Which papers fix the GRPO training so it works better?") \
+        == "Which papers fix the GRPO training so it works better?"

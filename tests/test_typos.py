@@ -106,3 +106,13 @@ def test_a_shortened_question_finds_what_the_words_in_full_would(corpus):
     assert corpus.searcher.lexical.respelled("bimanual manip from one demo") == "bimanual manipulate from one demo"
     assert {c.title.split(":")[0] for c in corpus.ask("bimanual manip from one demo", llm="none").citations} \
         == {"VLBiMan"}
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("wich papers use Lean?", "which papers use Lean?"),  # a word the question is read by, no paper's stem
+    ("Wich of them use RL?", "Which of them use RL?"),  # at the start of a sentence
+    ("waht about thier data", "what about their data"),
+    ("it doesn't count", "it doesn't count"),  # "doesn" is part of a word, no slip of "does"
+])
+def test_a_misspelt_asking_word_is_read_as_that_word(typed, read):
+    assert _respelled(typed) == read
