@@ -70,6 +70,12 @@ _SWITCH = re.compile(r"^\s*(?:switching topics?[:,]?\s*|(?:and|but|now|ok(?:ay)?
                      r"|(?:what|how)\s+about\s+|(?:and|now)\s+(?:for|on|about|in)\s+"
                      r"|(?:ok(?:ay)?,?\s+)?(?:and|so)[,]?\s+(?:anything|any\s+papers?|something)\s+(?:(?:that|which)\s+(?=\w+s\b)|(?=using\b))"
                      r"|and\s+(?=[\w\-]+(?:\s+[\w\-]+){0,2}\s*[?.!]*\s*$))", re.IGNORECASE)  # "and chemistry?"
+# A topic switch said before a whole question whose "them" is that topic: "And for vision-language models -- which
+# papers train them with RL?" asks "which papers train vision-language models with RL?", of the whole store
+_SWITCH_THEN_ASKED = re.compile(r"^\s*(?:(?:and|now|so|ok(?:ay)?)[,]?\s+)?(?:(?:what|how)\s+about|for|on|in)\s+"
+                                r"(?P<topic>[^—–:?,;]{2,60}?)\s*(?:\s-+\s|—|–|:|,)\s*(?P<asked>(?:which|what)\s+(?:papers?|works?|"
+                                r"methods|ones)\s+[^?]*\b(?:them|they|their)\b[^?]*\??)\s*$", re.IGNORECASE)
+_THEM = re.compile(r"\b(?:them|they)\b", re.IGNORECASE)
 _OF_THE_SET = r"(?:of|among)\s+(?:them|those|these|the\s+two|both)\b"  # "which of those is ...": one of them
 _THE_ONE = re.compile(r"\b(?:the|which)\s+one\b(?:\s+(?:about|on|using|that|which|with|where|who))?"
                       r"|\bwhich\s+(?:one\s+|" + _OF_THE_SET + r"\s+)?(?:is|was)\s+(?:the\s+)?(?:most|least|best|worst|(?=\w{2,}est\b))"  # "the largest"
@@ -305,6 +311,13 @@ class Conversation:
                             f"the {len(ids)} of an earlier answer's {count} papers that the last answer left out"
                             if not one_left or len(ids) > 1 else f"the one of an earlier answer's {count} papers not yet answered",
                             whole_set=not remaining or one_left or len(ids) == 1, left_out=True)
+        switched = _SWITCH_THEN_ASKED.match(question)
+        if switched:
+            topic = switched.group("topic").strip()
+            asked = re.sub(r"\btheir\b", f"{topic}'s", _THEM.sub(topic, switched.group("asked")), flags=re.IGNORECASE)
+            searched = next((t for t in reversed(self.turns) if t.kind != "out_of_scope" and t.within is None), previous)
+            return Resolved(asked, None, True, f"a new search on {topic}", switch_to=asked, last_kind=searched.kind,
+                            last_kinds=searched.kinds)
         switch = _SWITCH.match(question)
         leans = _ORDINAL.search(question) or _GROUP.search(question) or _PRONOUN.search(_SWITCH.sub("", question))
         if switch and not leans:

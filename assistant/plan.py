@@ -85,7 +85,7 @@ CONTRIBUTION_WORDS = {
               r"|(?:convergence|optimality|correctness)\s+proofs?"
               r"|(?:generali[sz]ation|regret|sample[\s-]complexity|error|convergence)\s+(?:bounds?|rates?)"
               r"|deriv(?:e|es|ed|ing)\s+(?:\w+\s+){0,2}?(?:bounds?|guarantees?|theorems?)"
-              r"|(?:rigorous|mathematical|formal)\s+(?:analys[ie]s|treatments?|characteri[sz]ations?)"
+              r"|(?:rigorous|mathematical|formal)\s+(?:theoretical\s+)?(?:analys[ie]s|treatments?|characteri[sz]ations?)"
               r"|(?:math|mathematical)\s+(?:theory|theories|proofs?)(?:\s+(?:or|and)\s+proofs?)?|guarantees",  # "real math theory", "bounds or guarantees"
     "empirical study/analysis": r"empirical(?:ly)?\s+(?:stud(?:y|ies)|analys[ie]s|investigations?|evaluations?)"
                                 r"|(?:systematic|large-scale)\s+(?:stud(?:y|ies)|analys[ie]s|investigations?)"
@@ -110,7 +110,7 @@ _ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 _KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
                          r"giv|develop|deriv|conduct|has|have|prove|proves|proved|proving|argue|argues|"
                          r"(?:analy[sz]e|analy[sz]es|investigate|investigates|examine|examines|explain|explains)\s+why|"
-                         r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including)\w*\b",
+                         r"are|is|any|mainly|purely|primarily|mostly|main|include|includes|including|contain|contains|containing)\w*\b",
                          re.IGNORECASE)
 # A kind said of the papers themselves: "theory papers on attention", "any benchmark papers?", "analysis work on
 # RL" (every paper with that label, as "are there any theoretical papers?" asks; "mainly" asks for the main one).
@@ -126,7 +126,7 @@ _BACKED_BY = re.compile(r"\b(?:back(?:s|ed)?|support(?:s|ed)?|justif\w*|ground(?
                         r"(?:theor(?:y|ies|etical(?:ly)?)|proofs?|guarantees?)\b", re.IGNORECASE)
 # What follows these is what the question does *not* want ("empirical studies rather than new benchmarks").
 _EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|"
-                        r"even if|even though|although|though|regardless of)\b.*$",  # a concession is not asked for either
+                        r"even if|even when|even where|even though|although|though|regardless of)\b.*$",  # a concession is not asked for either
                         re.IGNORECASE | re.DOTALL)
 
 # "not" that sets something aside, unlike "not just X", which asks for more than X and searches it too
@@ -872,11 +872,12 @@ def _a_short_list(text: str) -> bool:
     return bool(items) and len(items[0].split()) <= 4 and len(short) > 1  # "..., with experiments in a supporting role"
 
 
-_ASIDE = re.compile(r"\([^()]*\)")  # what a question on a kind says in parentheses gives examples of the kind
+# what a question on a kind says in parentheses, or between two dashes, gives examples of the kind
+_ASIDE = re.compile(r"\([^()]*\)|\s(?:--|—|–)\s[^—–()]*?\s(?:--|—|–)\s")
 # What a question on a kind sets aside, up to the end of its clause: the clause after it may be the topic ("analysis
 # papers, not method papers, that test whether models generalize").
 _EXCLUDED_CLAUSE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|even if|"
-                              r"even though|although|though|regardless of)\b[^,;.?!]*", re.IGNORECASE)
+                              r"even when|even where|even though|although|though|regardless of)\b[^,;.?!]*", re.IGNORECASE)
 
 
 # Words every paper of the store is about, and what a resource is used for: "benchmarks for evaluating models" names
@@ -897,7 +898,7 @@ analyze analyzes analyse analyses explore explores prove proves proving argue ar
 searching interested need want actually really exactly
 their its own method methods approach approaches tasks questions problems core itself themselves submission submissions
 genuine actual real proper solid component components element elements side part giving offering providing
-piece pieces idea ideas up brand-new shiny good""".split())  # "back their proposed method with theory": any paper's
+piece pieces idea ideas up brand-new shiny good contain contains containing""".split())  # "back their proposed method with theory": any paper's
 # What a clause says of models doing things, naming no topic ("how existing models behave"): ``_topic_in_clause``
 _MODELS_DOING = _ANY_PAPER | _SAID_OF_THE_PAPERS | NOT_TOPIC_WORDS | frozenset("""existing current today behave behaves
 behaving behavior behaviour behaviors behaviours work works working perform performs performance do does did happen
@@ -987,6 +988,39 @@ _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?
 # A label before the question that asks it again: "grpo variants / fixes - which papers propose a modified grpo?"
 _LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:" + DASH + r"|:)\s*(?P<asked>(?:which|what|who|are|is|any|do|does)\b[^—–:]+)$",
                     re.IGNORECASE)
+# A label before a request that says what the request leaves out or what kind of paper it wants: "Excluding purely
+# empirical work: every paper that ...", "System contributions only: every paper that builds a simulator"
+_LABELLED_REQUEST = re.compile(r"^\s*(?P<label>[^—–:?.!;]{3,50}?)\s*:\s*(?P<asked>(?:every|all|each|which|what|list|show|give|"
+                               r"find|any|papers?)\b[^:]+)$", re.IGNORECASE)
+_SET_ASIDE_LABEL = re.compile(r"^(?:excluding|except(?:\s+for)?|not|no|without|other\s+than|leaving\s+out)\s+\S", re.IGNORECASE)
+_KIND_LABEL = re.compile(r"^(?:only\s+)?(?P<kind>(?:" + "|".join(_PAPER_KINDS) + r")s?(?:\s+(?:or|and|/)\s+(?:"
+                         + "|".join(_PAPER_KINDS) + r")s?)?)\s+(?:contributions?|papers?|works?)?\s*(?:only)?$", re.IGNORECASE)
+_EVERY_PAPER_OPENING = re.compile(r"^(?P<opening>(?:every|all|each|which|what|list|show|give|find|any)\s+(?:(?:me|of|the)\s+)*)"
+                                  r"(?=papers?\b)", re.IGNORECASE)
+
+
+# What a question first sets beside what it asks: "Beyond theorem proving, is there work that ...?" asks only the rest
+# (that is no exclusion: "besides accuracy, which papers measure cost?" does not set accuracy papers aside)
+_BESIDE = re.compile(r"^\s*(?:beyond|besides|apart\s+from|aside\s+from|in\s+addition\s+to|on\s+top\s+of)\s+[^,;:?]{2,60},\s*"
+                     r"(?=(?:is|are|do|does|which|what|who|any|anything|every|all|list|show|find|give|papers?)\b)", re.IGNORECASE)
+
+
+def _with_the_label(question: str) -> str:
+    """A labelled request said as one question: "Excluding X: every paper that Y" is "every paper that Y, excluding
+    X"; "System contributions only: every paper that builds Y" is "every system paper that builds Y"."""
+    found = _LABELLED_REQUEST.match(question)
+    if not found:
+        return question
+    label, request = found.group("label").strip(), found.group("asked").strip()
+    if _SET_ASIDE_LABEL.match(label):
+        return f"{request.rstrip(' ?.!')}, {label[0].lower()}{label[1:]}?"
+    kind, opening = _KIND_LABEL.match(label), _EVERY_PAPER_OPENING.match(request)
+    if kind and opening:
+        kind_words = re.sub(r"\b(benchmark|dataset|survey|system|tool)s\b", r"\1", kind.group("kind").lower())
+        return f"{opening.group('opening')}{kind_words} {request[opening.end():]}"
+    return question
+
+
 # A word of acknowledgement before a follow-up: "ok and for video?", "great, now which of them use RL?"
 _INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see|hey|hi|hello)"
                            r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare|are|is|do|does|"
@@ -1121,6 +1155,7 @@ def asked(question: str) -> str:
         question = "papers on " + _WHICH_DO.sub("", question).strip()
     question = _COLLECTING.sub("papers ", question) or question
     question = _INTERJECTION.sub("", question) or question
+    question = _with_the_label(_BESIDE.sub("", question))
     lead_in = _LEAD_IN.match(question) or _LABEL.match(question)
     # "which papers use it?" says nothing of its own: the label is what "it" is
     if lead_in and is_list(lead_in.group("asked")) and _has_content(lead_in.group("asked"), REFERENCES | _NOT_A_TOPIC):
@@ -1245,6 +1280,9 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         # "What is GRPO-PTR and how does it differ from standard GRPO?": about the one paper, set against no other
         about = focus(compared_names(question)[0])
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **{**base, "query": about, "topics": [about]})
+    if len(named) == 1 and not is_compare(question) and _better_than_a_technique(question):
+        # "What is TRU and why is it better than gradient ascent?": about TRU, set against a technique, not a paper
+        return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     if (is_compare(question) and (len(named) >= 2 or (len(compared_names(question)) >= 2 and not _every_paper_on(question)))) \
             or (len(named) >= 2 and _EACH_OF_THEM.search(question)) \
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
@@ -1341,6 +1379,22 @@ def _every_paper_on(question: str) -> bool:
     """Whether ``question`` asks for every paper on a topic, so that a "vs" in it is part of the topic: "every RLVR paper
     that deals with the Pass@1 vs Pass@k trade-off"."""
     return is_list(question) and bool(_FOR_ALL.search(question))
+
+
+# What a paper is said to beat, up to the end of the clause: "better than gradient ascent", "faster than TTM?"
+_THAN_WHAT = re.compile(r"\b(?:better|worse|faster|cheaper|stronger|weaker)\s+than\s+(?P<other>[^?.!,;:]+)", re.IGNORECASE)
+
+
+def _better_than_a_technique(question: str) -> bool:
+    """Whether what ``question`` says a paper is better than is a technique in plain words ("gradient ascent",
+    "majority voting"), not another paper, which a comparison names ("TTM", "LASER-D") or describes ("the one on
+    Lean")."""
+    found = _THAN_WHAT.search(question)
+    if not found:
+        return False
+    other = found.group("other").strip()
+    return not _NAME_LIKE.search(other) and not re.match(r"(?:the|that|this)\s+(?:[\w-]+\s+){0,3}?(?:paper|one|work|"
+                                                          r"method|approach|framework|model|benchmark)\b", other, re.IGNORECASE)
 
 
 def _against_a_baseline(question: str) -> bool:

@@ -265,6 +265,9 @@ def test_follow_ups_are_resolved_against_the_last_answer():
     assert only.restrict_to == ["a", "b", "c"]
     switch = conversation.resolve("and for robotics?")
     assert switch.restrict_to is None and switch.switch_to == "robotics" and switch.last_kind == "list"
+    # a switch said before a whole question: its "them" is the new topic, not the last answer's papers
+    asked_of_it = conversation.resolve("And for vision-language models -- which papers train them with RL?")
+    assert asked_of_it.restrict_to is None and asked_of_it.switch_to == "which papers train vision-language models with RL?"
     ordinal = conversation.resolve("tell me more about the second one")
     assert ordinal.restrict_to == ["b"] and "B: y" in ordinal.why
     for asked in ("compare them", "compare these", "contrast the three papers", "how do those differ?"):
@@ -456,6 +459,18 @@ def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
         ["benchmark/dataset"]
 
 
+def test_a_kind_said_in_a_label_or_with_examples_between_dashes_is_asked_for():
+    from assistant.plan import asked
+
+    system = plan_of(asked("System contributions only: every paper that builds a simulator of cells"))
+    assert system.kind == "contribution" and system.contributions == ["system/tool"] and system.query == "simulator cells"
+    # the examples between dashes are of the kind, and "even when ..." is a concession: nothing is left to search
+    theory = plan_of(asked("Excluding purely empirical work: every paper that contains formal theoretical analysis -- "
+                           "proofs, bounds, or a theoretical framework -- even when the theory is secondary."))
+    assert theory.kind == "contribution" and theory.contributions == ["theory"] and theory.query == ""
+    assert theory.without == "purely empirical work"
+
+
 def test_a_kind_a_question_sets_aside_or_leaves_open_is_not_asked_for():
     # what it excludes, what papers use something as, and "whether theoretical or empirical" ask for no kind
     assert contributions_asked("Which papers output images? Please exclude work where generation only serves as a "
@@ -577,6 +592,9 @@ def test_the_examples_a_question_gives(question, found):
     # a label before the question that asks it again; a word of acknowledgement before a follow-up
     ("grpo variants / fixes - which papers propose a modified grpo?", "which papers propose a modified grpo?"),
     ("Lean: which papers use it?", "Lean: which papers use it?"),  # the label is what "it" is
+    # a label that sets something aside, or names the kind of paper the request wants; what is first set beside it
+    ("Excluding agents: every paper that uses RL", "every paper that uses RL, excluding agents?"),
+    ("Beyond theorem proving, is there work that verifies LLM plans?", "is there work that verifies LLM plans?"),
     ("great, now which of them use RL?", "now which of them use RL?"),
     # a lead-in that the question after the dash restates
     ("ok and what about audio — are there papers on audio or speech language models?",
@@ -903,6 +921,10 @@ def test_a_paper_described_in_a_comparison_is_one_thing_to_compare():
                                                       "sampling)"]
     assert plan_of(question, named=["st"]).kind == "compare"
     assert plan_of("What is GRPO-PTR and how does it differ from standard GRPO?", named=["g"]).kind == "named"
+    # better than a technique in plain words: about the one paper; better than a name or a described paper: compared
+    assert plan_of("What is TRU and why it is better than gradient ascent?", named=["t"]).kind == "named"
+    assert plan_of("Is ZeroSiam better than TTM?", named=["z", "t"]).kind == "compare"
+    assert plan_of("Is ZeroSiam better than the test-time matching paper?", named=["z"]).kind == "compare"
     # a paper described with commas and "and" inside is one thing; "how do X and Y relate?" compares them
     assert compared_names("Contrast ST-SimDiff with the long-video framework that combines frame sampling, dynamic "
                           "resolution, and query similarity: what does each keep?") == \
