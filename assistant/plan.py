@@ -253,7 +253,7 @@ def _in_an_example(text: str, found: re.Match) -> bool:
 def without_contrasts(text: str) -> str:
     """``text`` without the clauses it sets aside (not a contrast inside an example's clause: ``_in_an_example``);
     ``text`` itself if little would be left."""
-    kept = _CONTRAST.sub(lambda m: m.group() if _in_an_example(text, m) else "", text)
+    kept = _CONTRAST.sub(lambda m: m.group() if _in_an_example(text, m) else "", _KIND_SET_ASIDE.sub("", text))
     kept = re.sub(r"\s*\(\s*\)|\s*\((?=[^()]*$)", "", kept)  # "train models (rather than ...) to X"
     kept = re.sub(r"\s+(?:that|which|who)\s*(?=,|$)", "", " ".join(kept.split())).strip(" ,")
     left = [w for w in re.findall(r"\w+", kept.lower()) if len(w) > 2 and w not in _NOT_A_TOPIC]
@@ -613,7 +613,7 @@ def contributions_asked(question: str) -> list[str]:
     too (``asks_every_kind``): on its own it is what nearly every paper contributes, and a list asks it."""
     if _NOT_A_METHOD.search(question) and not _kinds_in(_NOT_A_METHOD.sub(" ", question)):
         return ["empirical study/analysis"]  # "which papers study X without proposing a new method?"
-    if _METHOD_PAPERS.search(_EXCLUSION.sub("", question)):
+    if _METHOD_PAPERS.search(_EXCLUSION.sub("", question)) or _METHODS_NOT_OTHER_KIND.search(question):
         return [METHOD]  # "which method papers adapt a model to a new benchmark?": the kind is said of the papers
     kinds = _kinds_in(question)
     if kinds and asks_every_kind(question) and _METHOD.search(_EXCLUSION.sub("", question)):
@@ -667,6 +667,12 @@ _METHOD = re.compile(r"\b(?:an?|new|novel|own)\s+(?:[\w-]+\s+)?(?:method|techniq
                      re.IGNORECASE)  # one the paper brings: "evaluate methods on it" contributes none
 # The kind said of the papers themselves: "which method papers ...", "method submissions on X"
 _METHOD_PAPERS = re.compile(r"\bmethods?\s+(?:papers?|works?|submissions?|contributions?)\b", re.IGNORECASE)
+# Methods set against another kind: "methods, not benchmarks, for legal reasoning", "methods (not datasets)", "any
+# methods rather than benchmarks for robots?". Method is then the kind asked (a paper whose main contribution is a
+# method: ``asks_mainly``), not the plain word a list asks with ("which methods target X?").
+_METHODS_NOT_OTHER_KIND = re.compile(r"\b(?:methods?|techniques?|algorithms?|approach(?:es)?)\s*[,(]?\s*(?:rather\s+than|"
+                                     r"instead\s+of|as\s+opposed\s+to|but\s+not|and\s+not|not|other\s+than)\s+(?:\w+\s+){0,2}?"
+                                     r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
 # An analysis asked as what the paper does not do: "which papers study LLM behaviour without proposing a new method?",
 # "papers that measure something rather than propose a method".
 _NOT_A_METHOD = re.compile(r"\s*\b(?:without|rather\s+than|instead\s+of|but\s+not|and\s+not|not)\s+(?:by\s+)?"
@@ -831,8 +837,8 @@ def names_a_topic(question: str) -> bool:
     question answering?", "speech datasets?", "papers on Lean that introduce a benchmark?"), which a paper
     must be about, rather than only qualifying the kind ("papers with theoretical analysis to support their
     method")."""
-    wanted = _EXCLUSION.sub("", question)
-    if _METHOD_PAPERS.search(wanted):  # "method papers" is no kind to qualify (nearly every paper has a method): the
+    wanted = _EXCLUSION.sub("", _KIND_SET_ASIDE.sub(" ", question))
+    if _METHOD_PAPERS.search(wanted) or _METHODS_NOT_OTHER_KIND.search(question):  # "method papers" is no kind to qualify (nearly every paper has a method): the
         return True  # rest of the question is what they are on
     if _TOPIC_AFTER_KIND.search(wanted) or _TOPIC_OF_THE_PAPERS.search(wanted) or _PAPERS_OF_KIND_ON.search(wanted) \
             or _KIND_THEN_ABOUT.search(wanted) or _topic_in_clause(wanted):
@@ -876,7 +882,13 @@ def _a_short_list(text: str) -> bool:
 _ASIDE = re.compile(r"\([^()]*\)|\s(?:--|—|–)\s[^—–()]*?\s(?:--|—|–)\s")
 # What a question on a kind sets aside, up to the end of its clause: the clause after it may be the topic ("analysis
 # papers, not method papers, that test whether models generalize").
-_EXCLUDED_CLAUSE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|even if|"
+# A kind set aside ends there when the topic follows it: "methods rather than benchmarks for robot manipulation",
+# "methods rather than datasets address long-video understanding"; not a clause on the kind ("not benchmarks that ...").
+_KIND_SET_ASIDE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than)\s+"
+                             rf"(?:\w+\s+){{0,2}}?(?:{'|'.join(CONTRIBUTION_WORDS.values())})\b"
+                             r"(?=\s+(?!(?:that|which|who|whose|and|or|but|nor)\b)\w)(?!\s+\w+\s+(?:them|it|these|those|this)\b)",
+                             re.IGNORECASE)
+_EXCLUDED_CLAUSE = re.compile(_KIND_SET_ASIDE.pattern + r"|\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|even if|"
                               r"even when|even where|even though|although|though|regardless of)\b[^,;.?!]*", re.IGNORECASE)
 
 
@@ -1112,6 +1124,9 @@ _BARE_COMPARISON = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|hmm+|then|now)[,\s]+)
                               r"\s*[?.!]*\s*$", re.IGNORECASE)
 
 
+# A kind set aside in parentheses after methods, which makes method the kind asked: "methods (not benchmarks) for X"
+_KIND_IN_PARENS = re.compile(r"(?<=\bmethods)\s*\(((?:" + _NOT_SETTING_ASIDE + r"|rather\s+than|instead\s+of|but\s+not|other\s+than)"
+                             r"\s+(?:\w+\s+){0,2}?(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r"))\)", re.IGNORECASE)
 # What a question sets aside in parentheses: "method (not benchmark) submissions on theorem proving", "papers
 # (rather than blog posts) on X"; no topic to search, and no kind asked
 _ASIDE_IN_PARENS = re.compile(r"\s*\((?:" + _NOT_SETTING_ASIDE + r"|no|except|excluding|rather\s+than|instead\s+of|but\s+not|"
@@ -1124,6 +1139,7 @@ def asked(question: str) -> str:
     What's there?")."""
     if _BARE_COMPARISON.match(question):
         return "how do they differ?"
+    question = _KIND_IN_PARENS.sub(r", \1,", question)  # "methods (not benchmarks) for X": the kind set aside is said
     question = _ASIDE_IN_PARENS.sub("", question)
     question = re.sub(r"\bbut\s+please\s+not\b", "but not", question, flags=re.IGNORECASE)  # "..., but please not the ones on RL"
     if _UNMARKED_QUESTION.search(question):  # "ai that watches long videos - what's there": asked, with no "?"
@@ -1313,7 +1329,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
         form = _method_form(question, kinds)
         rest, given = without_contribution_words(query, form), topic_examples(question)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
-                    examples=given, without=left_out_topic(question), examples_of=without_contribution_words(without_examples(query), form) if given else "",
+                    examples=given, without=left_out_topic(question), examples_of=without_contribution_words(without_examples(query), form) if given and _only_paren_examples(question) else "",
                     data_use=_data_use(question, kinds), method_form=form,
                     every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})

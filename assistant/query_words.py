@@ -34,7 +34,7 @@ investigate investigates investigating examine examines examining focus focuses 
 report reports reporting result results use uses using used apply applies applying aim aims
 try tries trying anything something anyone anybody people getting get make makes making
 involve involves involving handle handles handling
-build builds building develop develops developing
+build builds building develop develops developing target targets targeting
 """.split())
 
 # What a message says to ask for papers, or to wave at a kind of thing, rather than to name one: "I'd like to see

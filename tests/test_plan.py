@@ -1159,3 +1159,29 @@ def test_a_name_said_before_the_question_is_what_it_asks_about():
     assert "ZeroSiam" in asked("My labmate mentioned ZeroSiam. What problem it solves?")
     assert asked("I keep seeing GRPO everywhere. Which papers fix the GRPO training so it works better?") \
         == "Which papers fix the GRPO training so it works better?"
+
+
+@pytest.mark.parametrize("question, query, examples_of", [
+    ("Which methods, not benchmarks, target autonomous driving?", "autonomous driving", ""),
+    ("Which papers propose methods (not benchmarks) for legal reasoning?", "legal reasoning", ""),
+    ("Any methods rather than benchmarks for robot manipulation?", "robot manipulation", ""),
+    ("Which methods rather than datasets address long-video understanding?", "long-video understanding", ""),
+    # examples said without parentheses are searched near the whole topic, not near "a specific domain" alone
+    ("I look for methods, not benchmarks, for a specific domain like law, medicine or biology.",
+     "specific domain like law medicine biology", ""),
+])
+def test_methods_set_against_another_kind_ask_for_the_method_papers_on_the_topic(question, query, examples_of):
+    from assistant.plan import asked
+
+    plan = plan_of(asked(question))
+    assert (plan.kind, plan.contributions, plan.mainly) == ("contribution", ["method"], True)
+    assert plan.query == query
+    assert plan.examples_of == examples_of
+
+
+def test_an_other_kind_set_aside_before_a_topic_leaves_the_topic_searched():
+    from assistant.plan import asked
+
+    plan = plan_of(asked("Which papers are empirical studies rather than new benchmarks for agents?"))
+    assert (plan.kind, plan.contributions) == ("contribution", ["empirical study/analysis"])
+    assert "agents" in plan.query
