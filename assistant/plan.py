@@ -103,6 +103,7 @@ CONTRIBUTION_WORDS = {
                    # "a system or tool"; not what a paper uses something as ("AI as a tool for science")
                    r"|(?<!\bas\s)(?:an?|new|software)\s+(?:system|tool)(?:\s+or\s+(?:an?\s+)?(?:system|tool))?",
 }
+_KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())  # any word naming a kind of contribution
 _CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
 _DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words in DATA_USE_WORDS.items()}
 _ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
@@ -125,8 +126,9 @@ _KIND_LAST = re.compile(r"^[^?.!;:,]*?\b[\w-]+\s+(?:theory|theories|benchmarks?|
 _BACKED_BY = re.compile(r"\b(?:back(?:s|ed)?|support(?:s|ed)?|justif\w*|ground(?:s|ed)?|with)\s+(?:\w+\s+){0,3}?"
                         r"(?:theor(?:y|ies|etical(?:ly)?)|proofs?|guarantees?)\b", re.IGNORECASE)
 # What follows these is what the question does *not* want ("empirical studies rather than new benchmarks").
-_EXCLUSION = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|"
-                        r"even if|even when|even where|even though|although|though|regardless of)\b.*$",  # a concession is not asked for either
+_SETTING_ASIDE = r"rather than|instead of|as opposed to|not|but not|excluding|exclude|other than"
+_CONCEDING = r"even if|even when|even where|even though|although|though|regardless of"  # a concession is not asked for either
+_EXCLUSION = re.compile(r"\b(?:" + _SETTING_ASIDE + "|" + _CONCEDING + r")\b.*$",
                         re.IGNORECASE | re.DOTALL)
 
 # "not" that sets something aside, unlike "not just X", which asks for more than X and searches it too
@@ -672,7 +674,7 @@ _METHOD_PAPERS = re.compile(r"\bmethods?\s+(?:papers?|works?|submissions?|contri
 # method: ``asks_mainly``), not the plain word a list asks with ("which methods target X?").
 _METHODS_NOT_OTHER_KIND = re.compile(r"\b(?:methods?|techniques?|algorithms?|approach(?:es)?)\s*[,(]?\s*(?:rather\s+than|"
                                      r"instead\s+of|as\s+opposed\s+to|but\s+not|and\s+not|not|other\s+than)\s+(?:\w+\s+){0,2}?"
-                                     r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
+                                     r"(?:" + _KIND_WORDS + r")\b", re.IGNORECASE)
 # An analysis asked as what the paper does not do: "which papers study LLM behaviour without proposing a new method?",
 # "papers that measure something rather than propose a method".
 _NOT_A_METHOD = re.compile(r"\s*\b(?:without|rather\s+than|instead\s+of|but\s+not|and\s+not|not)\s+(?:by\s+)?"
@@ -721,9 +723,9 @@ def _method_form(question: str, kinds: list[str]) -> str | None:
 # still asks for a benchmark: "introduce" stays.
 _USED = re.compile(r"\b(?:use[sd]?|using|evaluat(?:e[sd]?|ing)|tested|testing|trained|rel(?:y|ies|ied)|measur\w*|report\w*|"
                    r"experiment\w*)\s+(?:(?:on|with|against|in|over|across)\s+)?(?:\w+\s+){0,3}?"
-                   r"(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\b", re.IGNORECASE)
+                   r"(?:" + _KIND_WORDS + r")\b", re.IGNORECASE)
 # ... or said of them in the passive: "where both benchmark families are explicitly evaluated"
-_USED_PASSIVE = re.compile(r"\b(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r")\s+(?:(?!(?:that|which|who)\b)[\w-]+\s+){0,2}?"
+_USED_PASSIVE = re.compile(r"\b(?:" + _KIND_WORDS + r")\s+(?:(?!(?:that|which|who)\b)[\w-]+\s+){0,2}?"
                            r"(?:are|is|were|was|being|get|gets)\s+"
                            r"(?:\w+ly\s+)?(?:evaluated|used|tested|reported|measured|run|employed|adopted)\b", re.IGNORECASE)
 
@@ -744,7 +746,7 @@ def _which_kind(question: str) -> bool:
 
 
 _MAINLY = re.compile(r"\b(?:mainly|purely|primarily|mostly|chiefly|predominantly|largely|only)\s+(?:\w+\s+){0,2}(?:"
-                     + "|".join(CONTRIBUTION_WORDS.values()) + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution"
+                     + _KIND_WORDS + r"|empirical)|\bas\s+(?:their|its)\s+main\s+contribution"
                      r"|\b(?:main|core|primary|chief|principal|central)\s+contributions?\s+(?:is|are|was|were)\b",  # "whose main contribution is"
                      re.IGNORECASE)
 
@@ -758,7 +760,7 @@ def asks_for_a_kind(question: str) -> bool:
 # A kind set against another: "empirical analyses rather than new methods", "benchmarks, not methods". The paper
 # is to be the one kind and not the other, so the kind asked is its main contribution.
 _OTHER_KIND = re.compile(r"^\W*(?:rather than|instead of|as opposed to|not|but not|other than)\s+(?:\w+\s+){0,2}?(?:"
-                         + "|".join(CONTRIBUTION_WORDS.values()) + r"|methods?|techniques?|algorithms?)\b", re.IGNORECASE)
+                         + _KIND_WORDS + r"|methods?|techniques?|algorithms?)\b", re.IGNORECASE)
 
 
 def asks_mainly(question: str) -> bool:
@@ -773,7 +775,6 @@ def asks_mainly(question: str) -> bool:
                 or (excluded and _OTHER_KIND.match(excluded.group(0)) and contributions_asked(question)))
 
 
-_KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())
 # A topic the kind is on: after it ("benchmarks for medical question answering", "surveys on agents") or
 # before it ("speech datasets"). A clause after it ("analysis to support their method", "studies of how models
 # behave") qualifies the kind and names no topic.
@@ -884,12 +885,12 @@ _ASIDE = re.compile(r"\([^()]*\)|\s(?:--|—|–)\s[^—–()]*?\s(?:--|—|–)
 # papers, not method papers, that test whether models generalize").
 # A kind set aside ends there when the topic follows it: "methods rather than benchmarks for robot manipulation",
 # "methods rather than datasets address long-video understanding"; not a clause on the kind ("not benchmarks that ...").
-_KIND_SET_ASIDE = re.compile(r"\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than)\s+"
-                             rf"(?:\w+\s+){{0,2}}?(?:{'|'.join(CONTRIBUTION_WORDS.values())})\b"
+_KIND_SET_ASIDE = re.compile(r"\b(?:" + _SETTING_ASIDE + r")\s+"
+                             r"(?:\w+\s+){0,2}?(?:" + _KIND_WORDS + r")\b"
                              r"(?=\s+(?!(?:that|which|who|whose|and|or|but|nor)\b)\w)(?!\s+\w+\s+(?:them|it|these|those|this)\b)",
                              re.IGNORECASE)
-_EXCLUDED_CLAUSE = re.compile(_KIND_SET_ASIDE.pattern + r"|\b(?:rather than|instead of|as opposed to|not|but not|excluding|exclude|other than|even if|"
-                              r"even when|even where|even though|although|though|regardless of)\b[^,;.?!]*", re.IGNORECASE)
+_EXCLUDED_CLAUSE = re.compile(_KIND_SET_ASIDE.pattern + r"|\b(?:" + _SETTING_ASIDE + "|" + _CONCEDING + r")\b[^,;.?!]*",
+                              re.IGNORECASE)
 
 
 # Words every paper of the store is about, and what a resource is used for: "benchmarks for evaluating models" names
@@ -1093,6 +1094,12 @@ _OUT_AFTER = re.compile(r"(?:(?<=[?.!])|\s*;)\s*(?P<topic>[^?.!;]+?)\s+(?:(?:doe
 # generate videos" and removed 1 wrong one).
 _EXCLUDED_AFTER = re.compile(r"(?:(?<=[?.!;])|\s*;)\s*(?:please\s+)?(?:exclude|excluding|leave\s+out|omit|skip|ignore)\s+"
                              r"(?P<topic>[^?.!;]+?)\s*[.!?]*\s*$", re.IGNORECASE)
+
+def _but_not(question: str, said_after: re.Match, topic: str) -> str:
+    """The question before what ``said_after`` sets aside, with ``topic`` set aside as a list question does it."""
+    return f"{question[:said_after.start()].rstrip(' ?.!,;')}, but not {topic}?"
+
+
 # "(test time adaptation i think its called?)", "i guess": what the asker is unsure of says nothing of the topic
 _HEDGE = re.compile(r"\s*\b(?:i\s+think|i\s+guess|i\s+believe)\s+(?:it'?s|that'?s|they'?re|this\s+is)\s+called\b\??"
                     r"|,?\s*\b(?:or\s+something(?:\s+like\s+that)?|if\s+that\s+makes\s+sense)\b", re.IGNORECASE)
@@ -1126,7 +1133,7 @@ _BARE_COMPARISON = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|hmm+|then|now)[,\s]+)
 
 # A kind set aside in parentheses after methods, which makes method the kind asked: "methods (not benchmarks) for X"
 _KIND_IN_PARENS = re.compile(r"(?<=\bmethods)\s*\(((?:" + _NOT_SETTING_ASIDE + r"|rather\s+than|instead\s+of|but\s+not|other\s+than)"
-                             r"\s+(?:\w+\s+){0,2}?(?:" + "|".join(CONTRIBUTION_WORDS.values()) + r"))\)", re.IGNORECASE)
+                             r"\s+(?:\w+\s+){0,2}?(?:" + _KIND_WORDS + r"))\)", re.IGNORECASE)
 # What a question sets aside in parentheses: "method (not benchmark) submissions on theorem proving", "papers
 # (rather than blog posts) on X"; no topic to search, and no kind asked
 _ASIDE_IN_PARENS = re.compile(r"\s*\((?:" + _NOT_SETTING_ASIDE + r"|no|except|excluding|rather\s+than|instead\s+of|but\s+not|"
@@ -1152,11 +1159,10 @@ def asked(question: str) -> str:
         question = said
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
     if set_aside and _has_content(question[:set_aside.start()]):
-        topic = (set_aside.group("topic") or set_aside.group("kind")) + (set_aside.group("where") or "")
-        question = f"{question[:set_aside.start()].rstrip(' ?.!,')}, but not {topic}?"
-    out = _OUT_AFTER.search(question)
+        question = _but_not(question, set_aside, (set_aside.group("topic") or set_aside.group("kind")) + (set_aside.group("where") or ""))
+    out = _OUT_AFTER.search(question)  # "...; X doesn't count": "..., but not X?"
     if out and _has_content(question[:out.start()]) and _has_content(out.group("topic")):
-        question = f"{question[:out.start()].rstrip(' ?.!,;')}, but not {out.group('topic').strip()}?"
+        question = _but_not(question, out, out.group("topic").strip())
     excluded = _EXCLUDED_AFTER.search(question)
     if excluded and _has_content(question[:excluded.start()]):
         question = f"{question[:excluded.start()].rstrip(' ?.!,;')}?"
