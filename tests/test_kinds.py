@@ -869,3 +869,23 @@ def test_method_submissions_on_a_topic_leave_out_its_benchmarks(corpus):
     answer = corpus.ask("Any method (not benchmark) submissions on formal theorem proving?", llm="none")
     assert answer.plan.kind == "contribution" and answer.plan.contributions == ["method"]
     assert [c.title.split(":")[0] for c in answer.citations] == ["ProofOptimizer"]
+
+
+def test_a_subset_keeps_the_papers_a_list_would_keep_on_the_same_words(corpus):
+    """A subset of the last answer is held to the list gate's coverage: a paper kept holds half the words the
+    best kept one holds, or comes as near it in meaning. "Which of those requires retraining the model?" keeps
+    the papers on training, not every paper of a set on reasoning faster."""
+    from assistant.search import LIST_GATE
+
+    conversation = corpus.conversation()
+    first = corpus.ask("I'm writing about making AI models think faster: getting them to reach answers with shorter "
+                       "trains of thought, or to drop unpromising lines of thinking early. What's out there?",
+                       llm="none", conversation=conversation, page_size=None)
+    subset = corpus.ask("Which of those requires retraining the model?", llm="none", conversation=conversation)
+    assert subset.plan.kind == "followup" and 0 < len(subset.citations) < len(first.citations)
+    found = {c.id: c for c in corpus.searcher.candidates(subset.plan.query)}
+    kept = [found[c.id] for c in subset.citations]
+    most, nearest = max(c.lexical for c in kept), max(c.dense for c in kept)
+    assert all(c.lexical >= LIST_GATE.coverage * most or c.dense >= LIST_GATE.close * nearest for c in kept)
+    dropped = [found[c.id] for c in first.citations if c.id not in {k.id for k in kept} and c.id in found]
+    assert any(c.lexical < LIST_GATE.coverage * most and c.dense < LIST_GATE.close * nearest for c in dropped)
