@@ -63,7 +63,8 @@ class Answer:
     rewrites: dict = field(default_factory=lambda: {"kept": 0, "rejected": 0})  # model sentences vs. quotes shown instead
     plan: "Plan | None" = None
     total: int = 0                      # papers that answer the question (a list answer cites a page of them)
-    comparison: list[dict] = field(default_factory=list)  # a comparison's rows, aligned with citations by n
+    comparison: list[dict] = field(default_factory=list)  # a comparison's rows, aligned with citations by n (one
+    # row for a question on one named paper in general: "tell me more about LASER-D")
     synthesis: "dict | None" = None     # a capable model's checked paragraph (synthesis.Synthesis.as_dict)
     more: int = 0                       # papers that answer the question on later pages (a list answer shows one)
 
@@ -129,7 +130,7 @@ class AnswerStream:
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total, more=plan.later(len(self.citations), self.total))
         self.comparison = []
-        if plan.form == "comparison" and len(self.citations) > 1:
+        if plan.form == "comparison" and len(self.citations) > 1 or self._asks_of_one_in_general(plan):
             from .comparison import compare_row
 
             self.comparison = [compare_row(c.n, c.title, c.text) for c in self.citations]
@@ -146,6 +147,15 @@ class AnswerStream:
         self._started = time.perf_counter()
         self._cancelled = False
         self._on_done = on_done
+
+    def _asks_of_one_in_general(self, plan: "Plan") -> bool:
+        """'Tell me more about LASER-D': one named paper, with nothing in particular asked of it, answered by its
+        row of a comparison too (the problem, approach, what it is evaluated on and its headline result, each
+        quoted), where a single sentence says too little."""
+        from .evidence import asks_in_general
+
+        return plan.kind == "named" and len(self.citations) == 1 and \
+            asks_in_general(plan.query or plan.question, self.citations[0].title)
 
     def cancel(self) -> None:
         """Stop after the current piece (Ctrl-C in the REPL, "stop" in the browser)."""

@@ -61,6 +61,12 @@ def about_the_paper(query: str, title: str) -> str:
     return " ".join(words) if rest != query and words else query
 
 
+def asks_in_general(query: str, title: str) -> bool:
+    """Whether a question about one named paper asks nothing in particular of it: 'tell me more about LASER-D',
+    'what is DPH-RL?', not 'what problem does LASER-D solve?' (``about_the_paper``)."""
+    return about_the_paper(query, title) == query
+
+
 _INTRODUCES = re.compile(r"\b(?:we|this (?:paper|work)|our)\b.{0,80}?\b(?:propos|introduc|present|develop|design|"
                          r"term|call|nam|dub|build|construct|releas|launch)\w*"
                          r"|\b(?:our|the proposed)\s+(?:\w+\s+)?(?:method|framework|approach|model|algorithm|benchmark|"
@@ -99,7 +105,7 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     elif plan.kind == "named" and len(hits) == 1:
         query, paper = plan.query or plan.question, hits[0]
         asked = about_the_paper(query, paper.title)  # "what problem does LASER-D solve?": the problem, not the name
-        intro = introducing(paper.text, paper.title) if asked == query else None
+        intro = introducing(paper.text, paper.title) if asks_in_general(query, paper.title) else None
         if intro:  # "what is DPH-RL?"
             return {paper.id: intro}
         return {paper.id: best_sentences(asked, {paper.id: paper.text}, embedder, lexical)[paper.id][0]}

@@ -296,3 +296,21 @@ def test_local_model_writes_the_answer(corpus):
     assert {"PoLR", "LASER-D"} <= {c.title.split(":")[0] for c in answer.citations}
     assert text == answer.answer and answer.complete
     assert answer.timings["first_token"] < answer.timings["total"]
+
+
+def test_a_question_on_one_named_paper_in_general_gets_its_row_of_quotes(corpus):
+    """"Tell me more about LASER-D" is answered with the paper's row of a comparison as well: its problem,
+    approach, what it is evaluated on and its headline result, each quoted from its abstract; a question that asks
+    one thing of the paper ("what problem does LASER-D solve?") gets the sentence on it alone."""
+    from assistant.comparison import COLUMNS, NOT_STATED
+
+    more = corpus.ask("tell me more about LASER-D", llm="none")
+    assert more.plan.kind == "named" and len(more.citations) == 1
+    [row] = more.comparison
+    text = more.citations[0].text
+    assert row["n"] == more.citations[0].n
+    assert all(row[key] in text for key in ("problem", "approach", "result"))
+    assert "AIME2024" in row["evaluated_on"] and all(row[key] != NOT_STATED for key in COLUMNS)
+    assert more.as_dict()["comparison"] == [row]
+    assert corpus.ask("what problem does LASER-D solve?", llm="none").comparison == []
+    assert corpus.ask("which papers reduce reasoning token usage?", llm="none").comparison == []
