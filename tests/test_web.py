@@ -561,7 +561,9 @@ def test_local_model_writes_the_answer(page, server, web_assistant):
     ask(page, "tell me about PoLR", timeout=180_000)
     answer = page.locator("#chat-log .turn").last
     assert "written by local:" in answer.inner_text()
-    assert answer.locator("a.cite").count() == 1
+    # one source, cited in the text and in the paper's row of quotes ("tell me about" asks nothing in particular)
+    assert answer.locator("a.cite").evaluate_all("els => [...new Set(els.map(e => e.dataset.n))]") == ["1"]
+    assert answer.locator("table.comparison tbody tr").count() == 1
     assert "PoLR" in page.locator("#sources-panel").inner_text()
     shot(page, "local-model")
 
