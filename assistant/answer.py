@@ -130,7 +130,7 @@ class AnswerStream:
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total, more=plan.later(len(self.citations), self.total))
         self.comparison = []
-        if plan.form == "comparison" and len(self.citations) > 1 or self._asks_of_one_in_general(plan):
+        if (plan.form == "comparison" and len(self.citations) > 1) or self._asks_of_one_in_general(plan):
             from .comparison import compare_row
 
             self.comparison = [compare_row(c.n, c.title, c.text) for c in self.citations]

@@ -105,7 +105,7 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     elif plan.kind == "named" and len(hits) == 1:
         query, paper = plan.query or plan.question, hits[0]
         asked = about_the_paper(query, paper.title)  # "what problem does LASER-D solve?": the problem, not the name
-        intro = introducing(paper.text, paper.title) if asks_in_general(query, paper.title) else None
+        intro = introducing(paper.text, paper.title) if asked == query else None  # it asks nothing in particular
         if intro:  # "what is DPH-RL?"
             return {paper.id: intro}
         return {paper.id: best_sentences(asked, {paper.id: paper.text}, embedder, lexical)[paper.id][0]}

@@ -1095,6 +1095,7 @@ _OUT_AFTER = re.compile(r"(?:(?<=[?.!])|\s*;)\s*(?P<topic>[^?.!;]+?)\s+(?:(?:doe
 _EXCLUDED_AFTER = re.compile(r"(?:(?<=[?.!;])|\s*;)\s*(?:please\s+)?(?:exclude|excluding|leave\s+out|omit|skip|ignore)\s+"
                              r"(?P<topic>[^?.!;]+?)\s*[.!?]*\s*$", re.IGNORECASE)
 
+
 def _but_not(question: str, said_after: re.Match, topic: str) -> str:
     """The question before what ``said_after`` sets aside, with ``topic`` set aside as a list question does it."""
     return f"{question[:said_after.start()].rstrip(' ?.!,;')}, but not {topic}?"
@@ -1159,7 +1160,8 @@ def asked(question: str) -> str:
         question = said
     set_aside = _NOT_AFTER.search(question)  # "...? not the mllm stuff": "..., but not mllm?"
     if set_aside and _has_content(question[:set_aside.start()]):
-        question = _but_not(question, set_aside, (set_aside.group("topic") or set_aside.group("kind")) + (set_aside.group("where") or ""))
+        topic = (set_aside.group("topic") or set_aside.group("kind")) + (set_aside.group("where") or "")
+        question = _but_not(question, set_aside, topic)
     out = _OUT_AFTER.search(question)  # "...; X doesn't count": "..., but not X?"
     if out and _has_content(question[:out.start()]) and _has_content(out.group("topic")):
         question = _but_not(question, out, out.group("topic").strip())
