@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_WORDS
+from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_WORDS, topic_runs
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import HEARD_ABOUT, focus
 
@@ -235,6 +235,31 @@ _BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:(?:but|and)\s+" + _NOT_SETTING_ASIDE + r"
                       r"(?P<topic>[^,;.?!]+)", re.IGNORECASE)
 
 
+# The means a list asks each paper to use, said after its topic as a choice: "test-time scaling of LLM reasoning
+# with verifiers or reward models", "agents trained via imitation or RL". A paper on the topic that uses none of
+# them is no answer, and the encoder cannot tell: on "test-time scaling ... with verifiers or reward models", NuRL,
+# SSFT and THINKMERGE (test-time scaling, no verifier) rank with CRISP (a reward model). Not a verb that takes
+# "with" ("deal with", "work with", "come up with"): that "with" starts the topic.
+_MEANS = re.compile(r"(?P<head>\b[\w-]+(?:\s+[\w-]+)+?)\s+(?:with|using|via|through)\s+"
+                    r"(?P<means>(?:[\w-]+\s+){0,3}?[\w-]+(?:\s*,\s*(?:[\w-]+\s+){0,3}?[\w-]+)*,?\s+or\s+"
+                    r"(?:[\w-]+\s+){0,3}?[\w-]+)(?=\s+(?:at|to|for|in|on|during|when|that|which|and)\b|\s*[,;:?!.]|\s*$)",
+                    re.IGNORECASE)
+_TAKES_WITH = re.compile(r"\b(?:deals?|dealt|dealing|cope|copes|coping|works?|working|worked|concerned|associated|"
+                         r"up|along|together|compared?|combined|familiar|interacts?|interacting|starts?|begins?|"
+                         r"either|whether|papers|works|studies|research|anything|everything)$", re.IGNORECASE)
+
+
+def means_asked(query: str) -> list[str]:
+    """The means a list question's topic asks each paper to use, one of them (``_MEANS``): 'test-time scaling of LLM
+    reasoning with verifiers or reward models' -> ['verifiers', 'reward models']; [] for a topic asking none."""
+    found = _MEANS.search(query)
+    if not found or _TAKES_WITH.search(found.group("head")) or not topic_runs(found.group("head")):
+        return []
+    alternatives = re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", found.group("means"))
+    alternatives = [re.sub(r"^(?:a|an|the|some|other)\s+", "", a.strip(), flags=re.IGNORECASE) for a in alternatives]
+    return [a for a in alternatives if a and topic_runs(a)]
+
+
 def left_out_topic(question: str) -> str:
     """The topic a list question sets aside as a set of papers: 'papers on agents, but not using RL' -> 'RL'. Not what
     an example says in its own clause: 'pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k'."""
@@ -277,6 +302,7 @@ _LIST = re.compile(
     r"|\b(?:papers|works|work|studies|research|articles|abstracts|submissions)\s+(?:on|about|that|which|whose|using|with|in|for|"
     r"where|related\s+to|regarding|concerning)\b"
     r"|\b(?:any|all|every|other)\s+(?:papers?|works?|studies|research|abstracts?|submissions?)\b"
+    r"|,\s*(?:which|what)\s+(?:papers|works|studies)(?:\s+(?:do|does|did|have|has)\s+(?:that|this|it|so))?\s*[?.!]*\s*$"
     r"|\bevery\s+(?:[\w-]+\s+){1,2}?(?:papers?|works?|studies|methods?|approaches|techniques)\s+(?:that|which|on|about|where|"
     r"whose|for)\b"  # "every inference-time method that samples ...", "every RLVR paper that ..."
     r"|^\s*(?:any\s+)?(?:work|research)\s+(?:on|about)\b"  # "work on cryptography"
@@ -387,6 +413,8 @@ class Plan:
     examples_of: str = ""                       # what the examples are instances of, when a paper clearly on one must
                                                 # be near it too ("RL for multimodal models (vision or audio)": not
                                                 # every vision paper)
+    means: list[str] = field(default_factory=list)  # what a list asks each paper to use, one of them ("... with
+                                                # verifiers or reward models": ``means_asked``)
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
     added: list[str] = field(default_factory=list)  # a comparison after an answer: the papers it adds to that
                                                 # answer's ("how does it compare to TTM?", "add CRISP to the comparison")
@@ -515,14 +543,20 @@ class Plan:
             out["examples_of"] = self.examples_of
         if self.without:
             out["without"] = self.without
+        if self.means:
+            out["means"] = self.means
         return out
 
     def line(self) -> str:
         """One quiet line for the terminal and the web: 'list question: every paper on …'."""
         about = " / ".join(self.topics) if len(self.topics) > 1 else self.query
         if self.kind == "list":
+            if self.means and (said := _MEANS.search(about)):  # "on test-time scaling, using verifiers or ..."
+                about = about[:said.end("head")] + about[said.end():]
             text = ("list question: every paper in the store" if self.whole_store
                     else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
+            if self.means:
+                text += f", using {' or '.join(self.means)}"
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"
             if self.without:
@@ -1358,7 +1392,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
             not about_one and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question)))):
         return Plan(kind="list", form=FORMS["list"], examples=given, without=left_out_topic(question),
                     examples_of=without_examples(query) if _only_paren_examples(question) else "",
-                    **base)
+                    means=means_asked(query) if not given else [], **base)
     if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], **base)

@@ -108,7 +108,9 @@ _TRAILING_FRAME = re.compile(r"\s+(?:papers|works|research|studies|articles)$", 
 _AFTERTHOUGHT = re.compile(r",?\s+and\s+(?:for\s+what(?:\s+purposes?)?|what\s+for|how|why|to\s+what\s+end|in\s+what\s+ways?|"
                            r"with\s+what\s+results?|what\s+do\s+they\s+(?:find|show|report))\s*[?.!]*\s*$"
                            r"|,\s*(?:what|which)\s+(?:are|is)\s+(?:they|them|those|these|there|it)\s*[?.!]*\s*$"  # "papers about robot, what are they?"
-                           r"|,\s*(?:which|what)\s+ones?\s*[?.!]*\s*$|,\s*any\s*[?.!]*\s*$", re.IGNORECASE)
+                           r"|,\s*(?:which|what)\s+ones?\s*[?.!]*\s*$|,\s*any\s*[?.!]*\s*$"
+                           r"|,\s*(?:which|what)\s+(?:papers|works|studies|ones)(?:\s+(?:do|does|did|have|has)\s+(?:that|this|it|so))?"
+                           r"\s*[?.!]*\s*$", re.IGNORECASE)  # "test time scaling using PRMs, which papers do that?"
 
 
 # "And is an LLM used as a reasoning engine for biology anywhere?": is there a paper on it at all

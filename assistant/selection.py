@@ -24,8 +24,9 @@ from .schema import BENCHMARK, METHOD
 from .filters import Filter
 from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
-from .acronyms import definitions
+from .acronyms import definitions, readings
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
+from .query_words import GENERAL_HEADS, topic_runs
 from .store import Store
 
 LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
@@ -125,7 +126,34 @@ def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     if plan.exclude:
         return _the_rest(hits, searcher, where)
     hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
-    return Selection(_less_left_out(hits, plan, searcher, where), empty)
+    return Selection(_using_the_means(_less_left_out(hits, plan, searcher, where), plan, searcher), empty)
+
+
+def _using_the_means(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher) -> list[PaperHit]:
+    """``hits`` less the papers that write none of the means the plan asks for ("... with verifiers or reward
+    models"): each means by its head noun ("real robots": "robot", as "robotic platforms" and "real-robot policies"
+    have it), with the word before a general head ("reward models": "reward model", not "reward" and "models"
+    apart), in the paper's words or with its acronyms spelled out or abbreviated."""
+    if not plan.means:
+        return hits
+    tokenize = searcher.lexical.tokenize
+    def uses(hit: PaperHit) -> bool:
+        text = f"{hit.title}. {hit.text}"
+        words = f" {' '.join(tokenize([text])[0])} "
+        defined = definitions([text])
+        return any(f" {' '.join(stems)} " in words
+                   for means in plan.means for reading in readings(means, defined)
+                   if (stems := tokenize([_head_of(reading)])[0]))
+    return [h for h in hits if uses(h)]
+
+
+def _head_of(phrase: str) -> str:
+    """The head noun of ``phrase`` ("embodied household agents": "agents"), with the word before it when it is a
+    general one ("reward models": "reward models")."""
+    words = [w for run in topic_runs(phrase) for w in run]
+    if len(words) >= 2 and words[-1].lower() in GENERAL_HEADS:
+        return " ".join(words[-2:])
+    return words[-1] if words else phrase
 
 
 def _less_left_out(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:

@@ -64,6 +64,18 @@ def test_a_paper_clearly_on_an_example_the_question_gives_answers_it(corpus):
     assert two.examples == ["physics", "biology"] and 1 <= len(added) <= 2
 
 
+def test_a_list_keeps_the_papers_that_use_one_of_the_means_it_asks_for(corpus):
+    """"Test-time scaling with verifiers or reward models": CRISP (a reward model) and the PRM paper, not NuRL, SSFT
+    or THINKMERGE, which scale reasoning at test time with neither."""
+    asked = corpus.ask("papers on test-time scaling of LLM reasoning with verifiers or reward models", llm="none")
+    plain = corpus.select(replace(asked.plan, means=[]), k=5).hits
+    cited = short(c.title for c in asked.citations)
+    assert asked.plan.means == ["verifiers", "reward models"] and {"CRISP", "NuRL"} <= short(h.title for h in plain)
+    assert "CRISP" in cited and any(c.text.startswith("Process reward models") for c in asked.citations)
+    assert not cited & {"NuRL", "SSFT", "THINKMERGE"} and set(cited) < short(h.title for h in plain)
+    assert asked.answer.startswith(f"{len(asked.citations)} papers in the store answer this:")
+
+
 def test_a_list_question_pages_and_numbers_its_citations_across_pages(corpus):
     everything = corpus.find("which papers use reinforcement learning?", page_size=None)
     assert everything.plan.kind == "list" and everything.total > 6

@@ -639,6 +639,23 @@ def test_the_topic_a_list_leaves_out(question, topic):
     assert left_out_topic(question) == topic
 
 
+@pytest.mark.parametrize("question,means", [
+    ("papers on test-time scaling of LLM reasoning with verifiers or reward models", ["verifiers", "reward models"]),
+    ("which papers train agents via imitation or RL?", ["imitation", "RL"]),
+    ("test time scaling using reward models or PRMs, which papers do that", ["reward models", "PRMs"]),
+    ("Which works deal with models latching onto shortcuts or spurious correlations?", []),  # "deal with" is no means
+    ("papers using reward models or verifiers at inference time", []),  # the means are the topic itself
+    ("papers on test-time scaling with verifiers", []),  # one means: the topic's words already say it
+    ("papers on applying ML to the sciences, e.g. physics or biology?", []),  # examples, not means
+])
+def test_the_means_a_list_asks_each_paper_to_use(question, means):
+    plan = plan_of(question)
+    assert plan.kind == "list" and plan.means == means
+    assert (plan.as_dict().get("means") == means) if means else "means" not in plan.as_dict()
+    if means:
+        assert plan.line().endswith(f", using {' or '.join(means)}") and " with " not in plan.line()
+
+
 def test_a_new_metric_is_a_form_of_method():
     for question in ("Which papers propose new evaluation metrics?", "Which papers introduce a new metric or measure as a "
                      "core contribution?", "Which papers propose a new scoring function for reward models?"):
