@@ -246,7 +246,7 @@ _MEANS = re.compile(r"(?P<head>\b[\w-]+(?:\s+[\w-]+)+?)\s+(?:with|using|via|thro
                     re.IGNORECASE)
 _TAKES_WITH = re.compile(r"\b(?:deals?|dealt|dealing|cope|copes|coping|works?|working|worked|concerned|associated|"
                          r"up|along|together|compared?|combined|familiar|interacts?|interacting|starts?|begins?|"
-                         r"either|whether|papers|works|studies|research|anything|everything)$", re.IGNORECASE)
+                         r"either|whether|papers|studies|research|anything|everything)$", re.IGNORECASE)
 
 
 def means_asked(query: str) -> list[str]:
