@@ -149,13 +149,15 @@ class AnswerStream:
         self._on_done = on_done
 
     def _asks_of_one_in_general(self, plan: "Plan") -> bool:
-        """'Tell me more about LASER-D': one named paper, with nothing in particular asked of it, answered by its
-        row of a comparison too (the problem, approach, what it is evaluated on and its headline result, each
-        quoted), where a single sentence says too little."""
+        """'Tell me more about LASER-D' or, after a list, 'tell me more about the second one': one paper, with nothing
+        in particular asked of it, answered by its row of a comparison too (the problem, approach, what it is
+        evaluated on and its headline result, each quoted), where a single sentence says too little."""
         from .evidence import asks_in_general
 
-        return plan.kind == "named" and len(self.citations) == 1 and \
-            asks_in_general(plan.query or plan.question, self.citations[0].title)
+        if len(self.citations) != 1:
+            return False
+        return plan.in_general or (plan.kind == "named" and asks_in_general(plan.query or plan.question,
+                                                                            self.citations[0].title))
 
     def cancel(self) -> None:
         """Stop after the current piece (Ctrl-C in the REPL, "stop" in the browser)."""

@@ -102,6 +102,12 @@ _MORE_ABOUT = re.compile(r"(?:more|less)\s+(?:about|on|into|of|for|with|in)", re
 # Where the description of "the one that ..." ends and what is asked of it begins: "the one that clusters short
 # prefixes: what does it achieve?", "the one using Lean — how big is it?"
 _DESCRIBED = re.compile(r"\s*(?::|" + DASH + r"|\?|;)\s*|,\s*(?=(?:what|how|which|does|do|is|are|can|tell)\b)", re.IGNORECASE)
+# What asks about one paper as a whole, before the words that pick it: "tell me more about the one using a Siamese
+# design", "summarize the Lean one". Not "which one ...", which asks which.
+_IN_GENERAL = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|great|thanks|now),?\s+)*(?:(?:please\s+)?(?:tell|show)\s+me\s+"
+                         r"(?:a\s+(?:bit|little)\s+|some\s+)?(?:more\s+)?about|(?:what|how)\s+about|more\s+(?:on|about)|"
+                         r"(?:please\s+)?(?:describe|summari[sz]e|explain)|what(?:'s|\s+is)|details\s+(?:on|of|about))?\s*$",
+                         re.IGNORECASE)
 # "the Lean one: what does it contain?", "the physics one": the paper of the set on that
 _THE_X_ONE = re.compile(r"\bthe\s+(?!(?:first|second|third|fourth|fifth|last|other|next|same|only|right|best|worst|new|old|"
                         r"latest|earlier|later|previous)\b)(?P<about>[\w-]+(?:\s+[\w-]+)?)\s+one\b", re.IGNORECASE)
@@ -248,6 +254,7 @@ class Resolved:
     superlative: bool = False        # "which is the largest?": the one that fits best, never none
     adding: bool = False             # "add CRISP to the comparison": the last answer's papers and the one it names
     definite: bool = False           # "what is the dataset called?": about each paper, whatever kinds it names
+    in_general: bool = False         # "tell me more about the second one": one paper, nothing in particular asked of it
 
 
 # How wide a switched topic is to be read, which asks nothing of the last answer: "and for robotics more broadly?"
@@ -361,8 +368,12 @@ class Conversation:
                 how = (f" that is {said.group()} {about}" if said and _MORE_ABOUT.fullmatch(said.group()) and about
                        else f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
+                asked_of_it = _DESCRIBED.split(question[one.end():], maxsplit=1)[1:]
+                in_general = described and bool(_IN_GENERAL.match(question[:one.start()])) \
+                    and not (asked_of_it and _content(asked_of_it[0]))
                 return Resolved(about or among.query, ids, True, f"the one of {which}{how}",
-                                pick_one=True, superlative=best or bool(_SUPERLATIVE_WORD.search(question, one.end())))
+                                pick_one=True, superlative=best or bool(_SUPERLATIVE_WORD.search(question, one.end())),
+                                in_general=in_general)
             numbered = last
             several = _numbers_named(question, len(last.citation_ids))
             if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the
@@ -381,7 +392,9 @@ class Conversation:
                     which = "the last answer" if numbered is last else "an earlier answer"
                     return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1]], True,
                                     f"paper [{n}] of {which} ({numbered.citation_titles[n - 1]})",
-                                    whole_set=True)  # about that paper: "the second one: what's the result?"
+                                    whole_set=True,  # about that paper: "the second one: what's the result?"
+                                    in_general=bool(_IN_GENERAL.match(question[:ordinal.start()]))
+                                    and not _content(question[ordinal.end():]))
             # the set the last answer chose a subset from, if it did
             chosen_from = previous.within if previous.within and len(previous.within) > len(previous.citation_ids) else None
             and_which = _AND_WHICH.match(question)

@@ -420,6 +420,9 @@ class Plan:
                                                 # answer's ("how does it compare to TTM?", "add CRISP to the comparison")
     every_kind: bool = False                    # a paper must have every kind asked, not one of them ("a new method
                                                 # and also a theoretical analysis")
+    in_general: bool = False                    # a follow-up about one paper of the last answer that asks nothing in
+                                                # particular of it ("tell me more about the second one"): answered
+                                                # with its row of quotes too, as "tell me more about LASER-D" is
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -545,6 +548,8 @@ class Plan:
             out["without"] = self.without
         if self.means:
             out["means"] = self.means
+        if self.in_general:
+            out["in_general"] = True
         return out
 
     def line(self) -> str:
@@ -1332,6 +1337,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                     left_out=followup.left_out, sibling=followup.sibling, superlative=followup.superlative,
                     contributions=kinds, mainly=bool(kinds) and asks_mainly(question), data_use=_data_use(question, kinds),
                     method_form=_method_form(question, kinds), every_kind=len(kinds) > 1 and asks_every_kind(question),
+                    in_general=followup.in_general and kind == "followup" and not kinds,
                     **{**base, "query": without_contrasts(followup.query),
                        "topics": [without_contrasts(followup.query)]})
     if len(named) <= 1 and is_compare(question) and _against_a_baseline(question):

@@ -314,3 +314,32 @@ def test_a_question_on_one_named_paper_in_general_gets_its_row_of_quotes(corpus)
     assert more.as_dict()["comparison"] == [row]
     assert corpus.ask("what problem does LASER-D solve?", llm="none").comparison == []
     assert corpus.ask("which papers reduce reasoning token usage?", llm="none").comparison == []
+
+
+@pytest.mark.parametrize(("first", "general", "specific"), [
+    ("which papers reduce reasoning token usage?", "tell me more about the second one",
+     "the second one: what does it evaluate on?"),
+    ("What work is there on test-time training or test-time adaptation?",
+     "Tell me more about the one using a Siamese design.", "the one using a Siamese design: what does it achieve?"),
+])
+def test_one_paper_of_the_last_answer_asked_about_in_general_gets_its_row_of_quotes(corpus, first, general, specific):
+    """A follow-up picking one paper of the last answer, by its number or by what it is, and asking nothing in
+    particular of it is answered as "tell me more about LASER-D" is: with that paper's row of quotes; the plan says
+    so (``in_general``). Asking one thing of the same paper keeps the one sentence."""
+    from assistant.comparison import COLUMNS
+
+    rows = {}
+    for question in (general, specific):
+        conversation = corpus.conversation()
+        listed = corpus.ask(first, llm="none", conversation=conversation)
+        answer = corpus.ask(question, llm="none", conversation=conversation)
+        assert answer.plan.kind == "followup" and len(answer.citations) == 1
+        assert answer.citations[0].id in {c.id for c in listed.citations}
+        rows[question] = (answer, answer.comparison)
+    answer, [row] = rows[general]
+    assert answer.plan.in_general and answer.plan.as_dict()["in_general"] is True
+    text = answer.citations[0].text
+    assert row["n"] == answer.citations[0].n and all(row[key] in text for key in ("problem", "approach", "result"))
+    assert set(COLUMNS) <= set(row)
+    answer, none = rows[specific]
+    assert none == [] and not answer.plan.in_general and "in_general" not in answer.plan.as_dict()
