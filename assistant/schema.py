@@ -31,7 +31,8 @@ MAIN_CONTRIBUTION = "main_contribution"  # on paper records only: no filter read
 DATA_USES = "data_uses"
 METHOD = CONTRIBUTION_LABELS[1]  # the one kind whose papers' methods have a form (``METHOD_FORMS``)
 # On paper records only: what form a method paper's method takes, "architecture" (a new network architecture,
-# layer or attention) or "" (any other method, and other papers).
+# layer or attention), "metric", "training-free" (it needs no training of the model), joined by commas, or "" (any
+# other method, and other papers).
 METHOD_FORMS = "method_forms"
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 

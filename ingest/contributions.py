@@ -29,9 +29,10 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 7  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
+VERSION = 8  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
 # 5: derived titles read again (a name another work introduced, "researchers introduced PER", is not the paper's);
-# 6: what form a method takes (a new architecture); 7: or a new metric, and "by introducing X" puts X forward
+# 6: what form a method takes (a new architecture); 7: or a new metric, and "by introducing X" puts X forward;
+# 8: or a training-free one (``ingest.training_free``)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")
@@ -98,8 +99,9 @@ _TRAINING_DATA = re.compile(r"\b(?:training|synthetic|instruction|preference)\s+
 # "version" or "variant" of one ("a chunkwise parallelizable version of the recently proposed Mesa layer"); a new
 # metric when it is a metric, a measure or a score ("THR, a token-level metric", "a group matching score"). Not
 # "module" or "component": a retrieval module or a pipeline's component is part of a system, not of a network.
-ARCHITECTURE, METRIC = "architecture", "metric"
-METHOD_FORMS = (ARCHITECTURE, METRIC)
+# A method that needs no training of the model is a form too, read off the whole abstract (``ingest.training_free``).
+ARCHITECTURE, METRIC, TRAINING_FREE = "architecture", "metric", "training-free"
+METHOD_FORMS = (ARCHITECTURE, METRIC, TRAINING_FREE)
 _FORM_NOUNS = {ARCHITECTURE: {"architecture", "layer", "attention"},  # method nouns (_KINDS), as _head_noun reads them
                METRIC: {"metric", "measure", "score", "criterion"}}
 _VARIANT_NOUNS = {"version", "variant", "extension", "generalization", "generalisation"}

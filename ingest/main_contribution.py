@@ -29,14 +29,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .contributions import BENCHMARK, DATA_USES, EMPIRICAL, LABELS, METHOD, METHOD_FORMS, SURVEY, Evidence, evidence
+from .contributions import (BENCHMARK, DATA_USES, EMPIRICAL, LABELS, METHOD, METHOD_FORMS, SURVEY, TRAINING_FREE, Evidence,
+                            evidence)
+from .training_free import is_training_free
 
 
 @dataclass(frozen=True)
 class Contributions:
     """What a paper contributes: every kind it claims (in ``LABELS`` order), the chief one, for a
     benchmark/dataset paper what its resources are for (in ``DATA_USES`` order; [] for other papers), and for
-    a method paper what form its method takes (in ``METHOD_FORMS`` order: "architecture"; [] for others)."""
+    a method paper what form its method takes (in ``METHOD_FORMS`` order: "architecture", "metric", "training-free";
+    [] for others)."""
 
     labels: list[str]
     main: str
@@ -50,6 +53,8 @@ def read(title: str, text: str) -> Contributions:
     found = evidence(title, text)
     labels = found.labels()
     uses = [use for use in DATA_USES if use in found.data_uses] if BENCHMARK in labels else []
+    if METHOD in labels and is_training_free(text):
+        found.method_forms.add(TRAINING_FREE)
     forms = [form for form in METHOD_FORMS if form in found.method_forms] if METHOD in labels else []
     return Contributions(labels, main_of(found, labels), uses, forms)
 

@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ingest.contributions import LABELS  # noqa: E402
+from ingest.contributions import LABELS, METHOD_FORMS  # noqa: E402
 from ingest.main_contribution import Contributions, read  # noqa: E402
 from ingest.parse import discover, parse_file  # noqa: E402
 
@@ -66,14 +66,15 @@ def abstracts(paths: list[Path]) -> dict[str, tuple[str, str]]:
     return found
 
 
-def scores(rows: list[dict], predicted: dict[str, list[str]]) -> dict[str, dict]:
-    """Per label and micro-averaged: precision, recall, F1 and the counts they come from."""
+def scores(rows: list[dict], predicted: dict[str, list[str]], names=LABELS, key: str = "labels") -> dict[str, dict]:
+    """Per label (or method form: ``names``, the hand labels' ``key``) and micro-averaged: precision, recall, F1
+    and the counts they come from."""
     table: dict[str, dict] = {}
     totals = [0, 0, 0]
-    for name in LABELS:
-        tp = sum(name in predicted[r["id"]] and name in r["labels"] for r in rows)
-        fp = sum(name in predicted[r["id"]] and name not in r["labels"] for r in rows)
-        fn = sum(name not in predicted[r["id"]] and name in r["labels"] for r in rows)
+    for name in names:
+        tp = sum(name in predicted[r["id"]] and name in r.get(key, []) for r in rows)
+        fp = sum(name in predicted[r["id"]] and name not in r.get(key, []) for r in rows)
+        fn = sum(name not in predicted[r["id"]] and name in r.get(key, []) for r in rows)
         table[name] = _prf(tp, fp, fn)
         totals = [totals[0] + tp, totals[1] + fp, totals[2] + fn]
     table["micro"] = _prf(*totals)
@@ -139,12 +140,16 @@ def main(argv: list[str] | None = None) -> int:
     parts = {"all": rows} | {f"fold {fold + 1} of {args.folds}": rows[fold::args.folds]
                              for fold in range(args.folds if args.folds > 1 else 0)}
     tables = {name: scores(part, predicted) for name, part in parts.items()}
+    forms = {pid: found.method_forms for pid, found in read_off.items()}
+    form_tables = {name: scores(part, forms, METHOD_FORMS, "method_forms") for name, part in parts.items()}
     mains = {name: main_accuracy(part, read_off) for name, part in parts.items()}
     if args.json:
-        print(json.dumps({"labels": tables, "main": mains}, indent=1))
+        print(json.dumps({"labels": tables, "method_forms": form_tables, "main": mains}, indent=1))
     else:
         for name, table in tables.items():
             print_table(f"{name} ({len(parts[name])} papers)", table)
+        for name, table in form_tables.items():
+            print_table(f"method forms, {name} ({len(parts[name])} papers)", table)
         for name, table in mains.items():
             print_main(f"{name} ({len(parts[name])} papers)", table)
     if args.errors:
@@ -152,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         for index, row in enumerate(rows):
             if sorted(predicted[row["id"]]) != sorted(row["labels"]):
                 print(f"#{index} {row['start'][:40]!r}: labeller {predicted[row['id']]}, hand {row['labels']}")
+            if forms[row["id"]] != row.get("method_forms", []):
+                print(f"#{index} {row['start'][:40]!r}: method forms {forms[row['id']]}, hand {row.get('method_forms', [])}")
             if read_off[row["id"]].main != row["main"]:
                 print(f"#{index} {row['start'][:40]!r}: main contribution {read_off[row['id']].main!r}, hand {row['main']!r}")
     return 0

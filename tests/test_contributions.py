@@ -164,7 +164,11 @@ def test_method_forms_on_the_hand_labels():
     ("an efficient asymmetric Siamese architecture"). Not the learned optimizer's "normalized optimizer
     architecture" (its contribution is an update rule), nor VIRF's "neuro-symbolic architecture" (a system). And
     which a new metric: THR ("a token-level metric"), TTM ("a group matching score") and ReaPER ("a novel measure
-    of temporal difference error reliability")."""
+    of temporal difference error reliability"). And which a training-free one: AFS, ST-SimDiff and THINKMERGE
+    ("training-free"), AutoEP ("bypasses training entirely"), PoLR ("the first inference-time method ... without
+    requiring model fine-tuning"), CRISP ("a novel inference-time algorithm") and VLBiMan (skills from one human
+    example, adapted "without policy retraining"); not RAPID, which works "without retraining" once its MLLM is
+    "trained with VPO"."""
     from ingest.main_contribution import read
 
     gold, texts = _gold(), _abstracts()
@@ -172,6 +176,7 @@ def test_method_forms_on_the_hand_labels():
         assert read(*texts[row["id"]]).method_forms == row.get("method_forms", []), row["start"]
     assert sum("architecture" in row.get("method_forms", []) for row in gold) == 3
     assert sum("metric" in row.get("method_forms", []) for row in gold) == 3
+    assert sum("training-free" in row.get("method_forms", []) for row in gold) == 7
 
 
 @pytest.mark.parametrize("text,forms", [
@@ -186,6 +191,13 @@ def test_method_forms_on_the_hand_labels():
     ("We introduce Token Drift (TD), a token-level metric of how training moves each token.", ["metric"]),
     ("We propose an extension to PER by introducing a novel measure of error reliability.", ["metric"]),
     ("We show that widely used evaluation metrics underestimate models.", []),  # about others' metrics
+    ("We propose FrameSkip, a training-free method that drops redundant video frames.", ["training-free"]),
+    ("We introduce VoteTree, a decoding strategy that merges parallel reasoning traces.", ["training-free"]),
+    ("We propose PromptFix, which repairs prompts without requiring any fine-tuning of the model.", ["training-free"]),
+    ("We propose LensRL, a reinforcement learning algorithm for captioning. Once trained, it works with any "
+     "reasoner without retraining.", []),  # trains its own model
+    ("We propose DriftTTA, a test-time adaptation method that needs no labels, a plug-and-play module.", []),
+    ("We propose a new optimizer that speeds up training of language models.", []),
 ])
 def test_method_forms_read_what_a_method_is(text, forms):
     from ingest.main_contribution import read
