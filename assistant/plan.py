@@ -27,6 +27,7 @@ from typing import Any
 from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_WORDS, topic_runs
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import HEARD_ABOUT, focus
+from .training_asked import FREE, REQUIRED, training_asked, without_training_words
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
 FORMS = {"topic": "quotes", "list": "list", "named": "paper", "contribution": "list", "compare": "comparison",
@@ -420,6 +421,9 @@ class Plan:
                                                 # answer's ("how does it compare to TTM?", "add CRISP to the comparison")
     every_kind: bool = False                    # a paper must have every kind asked, not one of them ("a new method
                                                 # and also a theoretical analysis")
+    training: str = ""                          # "free": only papers whose method needs no training of the model
+                                                # ("training-free methods for video"); "required": none of those
+                                                # ("which of them actually train the model?"): ``training_asked``
     in_general: bool = False                    # a follow-up about one paper of the last answer that asks nothing in
                                                 # particular of it ("tell me more about the second one"): answered
                                                 # with its row of quotes too, as "tell me more about LASER-D" is
@@ -550,6 +554,8 @@ class Plan:
             out["means"] = self.means
         if self.in_general:
             out["in_general"] = True
+        if self.training:
+            out["training"] = self.training
         return out
 
     def line(self) -> str:
@@ -558,7 +564,7 @@ class Plan:
         if self.kind == "list":
             if self.means and (said := _MEANS.search(about)):  # "on test-time scaling, using verifiers or ..."
                 about = about[:said.end("head")] + about[said.end():]
-            text = ("list question: every paper in the store" if self.whole_store
+            text = ("list question: every paper in the store" if self.whole_store or (self.training and not about.strip())
                     else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
             if self.means:
                 text += f", using {' or '.join(self.means)}"
@@ -588,6 +594,8 @@ class Plan:
             text = "not a question about the papers"
         else:
             text = f"topic question: the best papers on {about}"
+        if self.training:
+            text += f" ({TRAINING_NOTES[self.training]} only)"
         if self.besides:
             text += f", besides {the_papers(len(self.besides))}"
         if self.filters:
@@ -1305,6 +1313,34 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     """The rules' plan for ``question``. ``query`` is its focus, ``topics`` its parts, ``named`` the
     papers whose names it holds (in order); ``followup`` a conversation's resolution, when it leans on
     the last answer."""
+    plan = _planned(question, query=query, topics=topics, named=named, filters=filters, followup=followup)
+    training = training_asked(question) if plan.kind in _OF_ANY_TRAINING else ""
+    if not training:
+        return plan
+    # "training-free methods for video": the training-free papers among those on what is left ("methods for video")
+    said = lambda text: _has_content(without_contribution_words(text), _NOT_A_TOPIC)  # noqa: E731 ("propose methods": no)
+    query = without_training_words(plan.query)
+    if plan.restrict_to is not None and not said(without_training_words(without_contrasts(question))):
+        query = ""  # "which of those does it by changing how the model is trained?": nothing else is asked
+    if not said(query) and training == REQUIRED and plan.restrict_to is None:
+        return replace(plan, training=training)  # "which papers train the model rather than ...?": on that, as said
+    query = query if said(query) else ""
+    rest = [t for t in map(without_training_words, plan.topics) if said(t)]
+    without = plan.without if said(without_training_words(plan.without)) else ""  # "but not the ones that need RL
+    # training": said by ``training`` itself
+    resolution = plan.resolution
+    if plan.restrict_to is not None and not query:  # "the 3 papers of the last answer, on training-free": said after
+        resolution = re.sub(r", on [^,]*$", "", resolution)
+    return replace(plan, training=training, query=query, without=without, resolution=resolution,
+                   topics=rest if len(rest) == len(plan.topics) else ([query] if query else []))
+
+
+_OF_ANY_TRAINING = ("list", "topic", "contribution", "followup")  # kinds of question that may ask it of their papers
+TRAINING_NOTES = {FREE: "training-free methods", REQUIRED: "methods that train the model"}
+
+
+def _planned(question: str, *, query: str, topics: list[str], named: list[str], filters: dict | None = None,
+             followup: "Any" = None) -> Plan:
     query, topics = without_contrasts(query), [without_contrasts(t) for t in topics]
     base = dict(question=question, query=query, topics=topics, filters=filters or None)
     if is_small_talk(question):

@@ -17,6 +17,7 @@ import re
 
 from dataclasses import dataclass, field
 
+from ingest.contributions import TRAINING_FREE, VERSION as LABELLER_VERSION
 from ingest.main_contribution import read as read_contributions
 
 from . import schema
@@ -28,6 +29,7 @@ from .acronyms import definitions, readings
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
 from .query_words import GENERAL_HEADS, topic_runs
 from .store import Store
+from .training_asked import FREE
 
 LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
 # Which papers of a kind are on the topic asked: the list gate less its coverage clause. The kind already narrows to a
@@ -78,7 +80,8 @@ class Selection:
 
 
 def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:
-    chosen = _select(plan, searcher, k=k + len(plan.besides), topic_gate=topic_gate, where=where)
+    chosen = _as_trained(_select(plan, searcher, k=k + len(plan.besides), topic_gate=topic_gate, where=where), plan,
+                         searcher, where)
     if not plan.besides:
         return chosen
     left_out = set(plan.besides)  # "are there others on physics?": not the last answer's papers again
@@ -93,6 +96,13 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         return Selection([])
     if plan.restrict_to is not None:
         return _within(plan, searcher, k=k, where=where)
+    if plan.training == FREE and plan.kind != "contribution":
+        # "which papers propose training-free methods?": all of them; "... for video": those of them on video, the
+        # gate's ratio taken to the best of them, as a kind's is (``_by_contribution``)
+        free = _training_free(searcher, where)
+        if not plan.query.strip() or not free.hits:
+            return free
+        where = (where or Filter()).restricted_to([h.id for h in free.hits])
     if plan.like:  # "are there similar papers?"
         return Selection(searcher.similar(plan.like, k=k, where=where))
     if plan.kind == "named":
@@ -355,6 +365,9 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     the question asks for, decided by relevance within the set."""
     records = searcher.store.get_papers(list(plan.restrict_to or []))  # at most the last answer's papers
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
+    if plan.training and not plan.whole_set:  # "which of those are training-free?", "which of them actually train
+        # the model?"; not "do they need to train the model again?", asked of each
+        ids = [pid for pid in ids if is_training_free(*records[pid]) == (plan.training == FREE)]
     if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
         ids = [pid for pid in ids if _of_kind(*records[pid], plan)]
     named = _naming(plan, [records[pid] for pid in ids])
@@ -382,6 +395,41 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
         rest = [PaperHit.from_store(pid, *records[pid]) for pid in ids if pid not in fit]
         return Selection(rest)
     return Selection(hits)
+
+
+def _as_trained(selection: Selection, plan: Plan, searcher: HybridSearcher, where) -> Selection:
+    """``selection`` less the papers whose method does not use training as the plan asks (``Plan.training``): a list
+    asked for methods that train the model leaves out the training-free ones, and so does a contribution question
+    asking for training-free ones keep only those. Other training-free questions were searched among those papers
+    alone (``_select``), and a follow-up's set was held to it before its subset was chosen (``_within``)."""
+    if not plan.training or plan.restrict_to is not None or (plan.training == FREE and plan.kind != "contribution") \
+            or selection.store is not None:  # hits known by title only: every paper not on a topic
+        return selection
+    free = plan.training == FREE
+    kept = [h for h in selection.hits if is_training_free(h.metadata, h.text) == free]
+    found = None if selection.found is None else selection.found - (len(selection.hits) - len(kept))
+    return Selection(kept, selection.empty_topics, selection.store, found)
+
+
+def is_training_free(meta: dict, text: str) -> bool:
+    """Whether a paper record's method needs no training (the method form ``TRAINING_FREE``), as ingest stored it,
+    or read off its abstract for a record labelled by older rules, until the next ingest relabels it."""
+    if int(meta.get(schema.LABELLER_KEY) or 0) >= LABELLER_VERSION and schema.METHOD_FORMS in meta:
+        return TRAINING_FREE in (schema.method_forms(meta) or [])
+    return TRAINING_FREE in read_contributions(schema.given_title(meta), text or "").method_forms
+
+
+def _training_free(searcher: HybridSearcher, where) -> Selection:
+    """Every method paper of the store (that ``where`` lets through) whose method needs no training, by title."""
+    store = searcher.store
+    metas = {pid: meta for pid, meta, _text in store.iter_papers(where=_labelled(where, [METHOD]))}
+    stale = [pid for pid, meta in metas.items() if int(meta.get(schema.LABELLER_KEY) or 0) < LABELLER_VERSION
+             or schema.METHOD_FORMS not in meta]
+    texts = {pid: text for pid, (_meta, text) in store.get_papers(stale).items()}
+    ids = [pid for pid, meta in metas.items() if is_training_free(meta, texts.get(pid, ""))]
+    records = store.get_papers(ids)
+    return Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
+                            key=lambda h: h.title.lower()))
 
 
 # A subset of the last answer is empty when no paper of the set holds a tenth of the question's words (by IDF)

@@ -782,20 +782,48 @@ def test_the_papers_of_a_kind_on_a_topic_need_not_hold_its_words(corpus):
     assert analyses.plan.on_a_topic and len(analyses.citations) == 2
 
 
-def test_a_subset_by_a_hyphenated_property_keeps_the_papers_that_state_it(corpus):
-    """"which of those are training-free?": THINKMERGE, which says so; Parallel-R1, an RL framework close to it in
-    meaning, is not kept. A negated one ("without fine-tuning") is no such property."""
-    from assistant import selection
+def test_a_subset_by_how_the_method_uses_training_keeps_the_papers_labelled_so(corpus):
+    """"which of those are training-free?": THINKMERGE, which ingest labelled so; Parallel-R1, an RL framework close
+    to it in meaning, is not kept, however the property is written ("training free", "without fine-tuning"). Asked
+    the other way ("which of them actually train the model?"), the set less THINKMERGE. The plan says which, and its
+    line says so without the training words as a topic."""
+    asked = {}
+    for question in ("which of those are training-free?", "which of those are training free?",
+                     "which of them work without fine-tuning?", "which of them actually train the model?"):
+        conversation = corpus.conversation()
+        first = corpus.ask("parallel reasoning in llms, trained or at decoding time", llm="none", conversation=conversation)
+        assert {c.title.split(":")[0] for c in first.citations} >= {"THINKMERGE", "Parallel-R1"}
+        asked[question] = corpus.ask(question, llm="none", conversation=conversation)
+    for question in list(asked)[:3]:
+        assert asked[question].plan.training == "free" and asked[question].plan.as_dict()["training"] == "free"
+        assert [c.title.split(":")[0] for c in asked[question].citations] == ["THINKMERGE"]
+        assert asked[question].plan.line() == \
+            "follow-up: the 3 papers of the last answer (training-free methods only)"
+    trained = asked["which of them actually train the model?"]
+    assert trained.plan.training == "required"
+    assert {c.title.split(":")[0] for c in trained.citations} == \
+        {c.title.split(":")[0] for c in first.citations} - {"THINKMERGE"}
 
-    conversation = corpus.conversation()
-    corpus.ask("parallel reasoning in llms, trained or at decoding time", llm="none", conversation=conversation)
-    free = corpus.ask("which of those are training-free?", llm="none", conversation=conversation)
-    assert selection._compounds(free.plan) == ["training-free"]
-    assert [c.title.split(":")[0] for c in free.citations] == ["THINKMERGE"]
-    by_meaning = corpus.select(replace(free.plan, question="which of those are training free?"))  # no hyphen asked
-    assert "Parallel-R1" in {h.title.split(":")[0] for h in by_meaning.hits}
-    untuned = corpus.ask("which of them work without fine-tuning?", llm="none", conversation=conversation)
-    assert selection._compounds(untuned.plan) == []
+
+def test_lists_of_training_free_methods_read_the_label(corpus):
+    """"Which papers propose training-free methods?" cites every paper ingest labelled training-free (the hand labels
+    of tests/data/contributions.jsonl); on a topic, those of them on it; asked for methods that train the model, a
+    list leaves them out. The label is shown with each paper (``method_forms``)."""
+    hand = {row["id"] for row in map(json.loads, (DATA / "contributions.jsonl").read_text().splitlines())
+            if "training-free" in row.get("method_forms", [])}
+    every = corpus.ask("Which papers propose training-free methods?", llm="none", page_size=None)
+    assert every.plan.training == "free" and every.plan.query == ""
+    assert {c.id for c in every.citations} == hand and len(hand) == 7
+    assert every.plan.line() == "list question: every paper in the store (training-free methods only)"
+    video = corpus.ask("Which papers propose training-free methods for video?", llm="none")
+    assert {c.title.split(":")[0] for c in video.citations} == {"AFS", "ST-SimDiff"}
+    assert all("training-free" in h.method_forms for h in corpus.find("training-free methods for video").hits)
+    trained = corpus.ask("which papers actually *train* LLMs to do parallel reasoning, instead of just sampling many "
+                         "paths at inference", llm="none")
+    assert trained.plan.training == "required" and trained.citations
+    assert not {c.id for c in trained.citations} & hand
+    plain = corpus.ask("Which papers train LLMs to produce text embeddings?", llm="none")
+    assert plain.plan.training == ""  # what the papers are about, not how their method uses training
 
 
 def test_a_kind_no_paper_has_as_its_main_contribution_is_answered_by_the_papers_that_bring_it(corpus):
@@ -885,15 +913,15 @@ def test_method_submissions_on_a_topic_leave_out_its_benchmarks(corpus):
 
 def test_a_subset_keeps_the_papers_a_list_would_keep_on_the_same_words(corpus):
     """A subset of the last answer is held to the list gate's coverage: a paper kept holds half the words the
-    best kept one holds, or comes as near it in meaning. "Which of those requires retraining the model?" keeps
-    the papers on training, not every paper of a set on reasoning faster."""
+    best kept one holds, or comes as near it in meaning. "Which of those use reinforcement learning?" keeps the
+    papers on RL, not every paper of a set on reasoning faster."""
     from assistant.search import LIST_GATE
 
     conversation = corpus.conversation()
     first = corpus.ask("I'm writing about making AI models think faster: getting them to reach answers with shorter "
                        "trains of thought, or to drop unpromising lines of thinking early. What's out there?",
                        llm="none", conversation=conversation, page_size=None)
-    subset = corpus.ask("Which of those requires retraining the model?", llm="none", conversation=conversation)
+    subset = corpus.ask("Which of those use reinforcement learning?", llm="none", conversation=conversation)
     assert subset.plan.kind == "followup" and 0 < len(subset.citations) < len(first.citations)
     found = {c.id: c for c in corpus.searcher.candidates(subset.plan.query)}
     kept = [found[c.id] for c in subset.citations]

@@ -1202,3 +1202,51 @@ def test_an_other_kind_set_aside_before_a_topic_leaves_the_topic_searched():
     plan = plan_of(asked("Which papers are empirical studies rather than new benchmarks for agents?"))
     assert (plan.kind, plan.contributions) == ("contribution", ["empirical study/analysis"])
     assert "agents" in plan.query
+
+
+@pytest.mark.parametrize("question, training, searched", [
+    ("Which papers propose training-free methods?", "free", ""),  # every training-free paper
+    ("Which papers propose training-free methods for video?", "free", "propose methods for video"),
+    ("training-free long video mllm tricks", "free", "long video mllm tricks"),
+    ("aggregating multiple sampled reasoning traces at inference, no finetune — which papers", "free",
+     "aggregating multiple sampled reasoning traces at inference"),
+    ("inference-only methods for llm reasoning that dont need any finetuning of the model?", "free", None),
+    ("We are benchmarking inference-time strategies and want to avoid any approach that requires fine-tuning the "
+     "model; which papers propose such methods?", "free", None),  # what is avoided is not asked for
+    ("which papers actually *train* LLMs to do parallel reasoning, instead of just sampling many paths at inference",
+     "required", "to do parallel reasoning"),
+    ("Which papers train the model rather than only changing inference?", "required", "train the model"),
+    # no such property: what the papers are about, or what they are trained on
+    ("Which papers train LLMs to produce text embeddings?", "", None),
+    ("Which papers try to improve pass@k when training LLMs with RL?", "", None),
+    ("papers on methods that require training data", "", None),
+    ("which papers study RL training stability?", "", None),
+    ("For a survey I need every paper that samples several reasoning paths and merges them -- or trains the model to "
+     "reason along parallel paths", "", None),  # either
+])
+def test_how_a_method_uses_training_is_a_property_not_a_topic(question, training, searched):
+    plan = plan_of(question)
+    assert plan.training == training
+    assert ("training" in plan.as_dict()) == bool(training)
+    if searched is not None:
+        assert plan.query == searched
+
+
+@pytest.mark.parametrize("followup, training", [
+    ("which of those are training-free?", "free"),
+    ("Which of those work purely at inference time, without any extra training?", "free"),
+    ("And which ones are explicitly training-free or need no fine-tuning?", "free"),
+    ("which of those need no fine-tuning of the LLM itself", "free"),
+    ("Which of these actually train the model rather than only changing inference?", "required"),
+    ("Which of those require training or fine-tuning the model, rather than working purely at inference time?",
+     "required"),
+    ("Which of those does it by changing how the model is trained, rather than just how it's run?", "required"),
+    ("which of those need rl training", ""),  # which training: searched for within the set
+])
+def test_a_follow_up_asking_how_its_papers_use_training_keeps_no_topic(followup, training):
+    conversation = Conversation([Turn("which papers combine sampled reasoning paths?", "combine sampled reasoning paths",
+                                      "", ["p1", "p2", "p3"], ["A: one", "B: two", "C: three"], kind="list")])
+    plan = plan_of(followup, followup=conversation.resolve(followup))
+    assert plan.kind == "followup" and plan.training == training
+    if training:
+        assert plan.query == "" and ", on " not in plan.resolution
