@@ -179,7 +179,9 @@ def test_chat_streams_an_answer_with_citations_and_sources(page, server):
     second_title = page.locator("#sources-panel .src").nth(1).locator(".src-title").inner_text()
     ask(page, "tell me more about the second one")
     follow = page.locator("#chat-log .turn").last
-    assert follow.locator("a.cite").count() == 1
+    # one source, cited in the text and in the paper's row of quotes (the follow-up asks nothing in particular of it)
+    assert follow.locator("a.cite").evaluate_all("els => [...new Set(els.map(e => e.dataset.n))]") == ["1"]
+    assert follow.locator("table.comparison tbody tr").count() == 1
     assert second_title in follow.inner_text()
     assert page.locator("#sources-panel details.earlier").count() == 1
     shot(page, "follow-up")
