@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ingest.training_free import stating_sentence
+
 from .search import LEXICAL_WEIGHT, focus
 from .spelling import title_name
 
@@ -96,12 +98,15 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     """Each cited paper's evidence sentence: the one that best answers the topic it was found for; for a question
     about one named paper, the one on what it asks of the paper, or where the authors put it forward ("what is
     DPH-RL?"); for a list of the whole store, or of a kind of contribution a paper puts forward (a benchmark, a tool,
-    a new architecture) on no topic, where each paper puts its work forward."""
+    a new architecture) on no topic, where each paper puts its work forward; for training-free methods, where each
+    says so."""
     evidence: dict[str, str] = {}
+    if plan.training == "free":  # "training-free methods for video": where each paper says it needs no training
+        evidence = {h.id: sentence for h in hits if (sentence := stating_sentence(sentences(h.text)))}
     if plan.whole_store or (plan.kind == "contribution" and not plan.on_a_topic and _puts_forward(plan)):
         # "show me all papers", "which papers introduce a new benchmark?": where each paper puts its work forward (a
         # theory or a study is in sentences that say what it shows, which the question's words find)
-        evidence = {h.id: sentence for h in hits if (sentence := introducing(h.text, h.title))}
+        evidence |= {h.id: sentence for h in hits if h.id not in evidence and (sentence := introducing(h.text, h.title))}
     elif plan.kind == "named" and len(hits) == 1:
         query, paper = plan.query or plan.question, hits[0]
         asked = about_the_paper(query, paper.title)  # "what problem does LASER-D solve?": the problem, not the name

@@ -43,3 +43,9 @@ _TRAINS = re.compile(
 def is_training_free(text: str) -> bool:
     """Whether the abstract ``text`` presents a method that needs no training of the model (see the module)."""
     return bool(_NO_TRAINING.search(text) or _AT_INFERENCE.search(text)) and not _TRAINS.search(text)
+
+
+def stating_sentence(sentences: list[str]) -> str | None:
+    """The first of an abstract's ``sentences`` that says its method needs no training (the quote for a question
+    asking for such methods), or None."""
+    return next((s for s in sentences if _NO_TRAINING.search(s) or _AT_INFERENCE.search(s)), None)

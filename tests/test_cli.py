@@ -112,3 +112,15 @@ def test_k_is_bounded_by_the_max_k_setting_not_by_the_command(corpus_home):
     too_many = run_cli("ask", question, "--k", "31", "--llm", "none", home=corpus_home, env={"ASSISTANT_MAX_K": "30"})
     assert too_many.returncode != 0 and "Traceback" not in too_many.stderr
     assert "k=31" in too_many.stderr and "ASSISTANT_MAX_K" in too_many.stderr
+
+
+def test_training_free_methods_are_listed_with_their_label(corpus_home):
+    """The terminal shows each paper's kinds with what form its method takes, and the plan line what was asked."""
+    result = run_cli("ask", "Which papers propose training-free methods for video?", home=corpus_home)
+    assert result.returncode == 0, result.stderr
+    assert "(training-free methods only)" in result.stdout
+    sources = [line for line in result.stdout.splitlines() if line.startswith("[")]
+    assert len(sources) == 2 and all(line.endswith("[method (training-free)]") for line in sources)
+    found = json.loads(run_cli("search", "training-free long video", "--json", home=corpus_home).stdout)
+    assert found["plan"]["training"] == "free"
+    assert all(hit["method_forms"] == ["training-free"] for hit in found["results"])

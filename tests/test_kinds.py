@@ -815,6 +815,11 @@ def test_lists_of_training_free_methods_read_the_label(corpus):
     assert every.plan.training == "free" and every.plan.query == ""
     assert {c.id for c in every.citations} == hand and len(hand) == 7
     assert every.plan.line() == "list question: every paper in the store (training-free methods only)"
+    # each quoted where it says so, and shown with the label
+    assert all(re.search(r"training-free|plug-and-play|bypasses training|without (?:requiring )?(?:model |policy )?"
+                         r"(?:fine-tuning|retraining)|inference-time (?:method|algorithm)", c.evidence)
+               for c in every.citations)
+    assert all(c.as_dict()["method_forms"] == ["training-free"] for c in every.citations)
     video = corpus.ask("Which papers propose training-free methods for video?", llm="none")
     assert {c.title.split(":")[0] for c in video.citations} == {"AFS", "ST-SimDiff"}
     assert all("training-free" in h.method_forms for h in corpus.find("training-free methods for video").hits)

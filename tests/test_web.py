@@ -571,6 +571,15 @@ def test_local_model_writes_the_answer(page, server, web_assistant):
 
 
 # -- without a browser: rendering, errors, serve() -------------------------------------------------
+def test_a_method_papers_form_is_a_chip_of_its_own():
+    from ui.web_render import labels_html
+
+    html = labels_html(["method", "theory"], "method", ["training-free"])
+    assert html.count('<span class="label') == 3 and '<span class="label form"' in html and ">training-free<" in html
+    assert "form" not in labels_html(["benchmark/dataset"], None, ["training-free"])  # forms are a method's
+    assert labels_html([], None, ["training-free"]) == ""
+
+
 def test_rendering_escapes_everything_and_links_only_citations():
     from ui.web_render import Turn, answer_html, chat_html, highlight, library_html
 

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 
 from assistant.answer import short_name
 from assistant.comparison import COLUMNS, HEADINGS, NOT_STATED
+from assistant.schema import METHOD
 
 _INLINE = re.compile(r"`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^\n]+?)\*\*|(?<![\w])_(?P<em>[^_\n]+)_(?![\w])|\[(?P<cite>\d{1,3})\]")
 _WS = re.compile(r"\s+")
@@ -139,12 +140,15 @@ def topic_html(topic: str | None) -> str:
     return f'<div class="topic">on <b>{esc(topic)}</b></div>' if topic else ""
 
 
-def labels_html(labels: Sequence[str], main: str | None = None) -> str:
-    """A paper's kinds of contribution (ingest's labels), as small chips; its main one stands out when it has several."""
+def labels_html(labels: Sequence[str], main: str | None = None, forms: Sequence[str] = ()) -> str:
+    """A paper's kinds of contribution (ingest's labels), as small chips; its main one stands out when it has several;
+    what form its method takes ("training-free") follows, a chip of its own."""
     if not labels:
         return ""
-    chips = (f'<span class="label main" title="main contribution">{esc(label)}</span>' if label == main and len(labels) > 1
-             else f'<span class="label">{esc(label)}</span>' for label in labels)
+    chips = [f'<span class="label main" title="main contribution">{esc(label)}</span>' if label == main and len(labels) > 1
+             else f'<span class="label">{esc(label)}</span>' for label in labels]
+    if METHOD in labels:
+        chips += [f'<span class="label form" title="what form its method takes">{esc(form)}</span>' for form in forms]
     return '<div class="labels">' + "".join(chips) + "</div>"
 
 
@@ -155,7 +159,7 @@ def source_card(turn: int, citation: Any, open_: bool = False) -> str:
             f'<div class="src-head"><span class="badge">{citation.n}</span>'
             f'<h4 class="src-title">{esc(citation.title)}</h4></div>'
             f'{topic_html(getattr(citation, "topic", None))}'
-            f'{labels_html(getattr(citation, "contributions", []), getattr(citation, "main_contribution", None))}'
+            f'{labels_html(getattr(citation, "contributions", []), getattr(citation, "main_contribution", None), getattr(citation, "method_forms", []))}'
             f'{files_html(citation.sources)}'
             f'<blockquote class="quote">{prose(citation.evidence)}</blockquote>'
             f'<details class="abstract"{" open" if open_ else ""}><summary>Full abstract</summary>'

@@ -154,6 +154,7 @@ table.comparison td.not-stated { color: #9aa0ae; font-style: italic; }
 .label { font-size: 0.7rem; color: #4b5563; background: #eef0fb; border: 1px solid #d8dcff; border-radius: 999px;
          padding: 0 7px; }
 .label.main { color: var(--accent); border-color: var(--accent); font-weight: 600; }
+.label.form { background: #fff; border-style: dashed; }
 .files { display: flex; flex-wrap: wrap; gap: 4px; margin: 6px 0 4px; }
 .file-chip { font-family: 'IBM Plex Mono', ui-monospace, monospace; font-size: 0.72rem; color: #5b6275;
              background: #f0f2f7; border-radius: 6px; padding: 1px 6px; overflow-wrap: anywhere; }
