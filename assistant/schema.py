@@ -34,6 +34,10 @@ METHOD = CONTRIBUTION_LABELS[1]  # the one kind whose papers' methods have a for
 # layer or attention), "metric", "training-free" (it needs no training of the model), joined by commas, or "" (any
 # other method, and other papers).
 METHOD_FORMS = "method_forms"
+# On paper records only: whether a method paper's method needs no training (its method forms hold "training-free"),
+# a key of its own so that Chroma finds those papers without reading every record (20,049 records' metadata read
+# through a filter on their labels took 4.2 s).
+TRAINING_FREE = "training_free"
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 
 

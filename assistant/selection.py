@@ -415,21 +415,21 @@ def is_training_free(meta: dict, text: str) -> bool:
     """Whether a paper record's method needs no training (the method form ``TRAINING_FREE``), as ingest stored it,
     or read off its abstract for a record labelled by older rules, until the next ingest relabels it."""
     if int(meta.get(schema.LABELLER_KEY) or 0) >= LABELLER_VERSION and schema.METHOD_FORMS in meta:
-        return TRAINING_FREE in (schema.method_forms(meta) or [])
+        return TRAINING_FREE in (schema.method_forms(meta) or [])  # as ``schema.TRAINING_FREE`` says
     return TRAINING_FREE in read_contributions(schema.given_title(meta), text or "").method_forms
 
 
 def _training_free(searcher: HybridSearcher, where) -> Selection:
-    """Every method paper of the store (that ``where`` lets through) whose method needs no training, by title."""
+    """Every method paper of the store (that ``where`` lets through) whose method needs no training, by title, known
+    by id and title until a page of them is shown. Chroma finds them by their key (``schema.TRAINING_FREE``); a
+    record labelled by older rules has its abstract read, until the next ingest relabels it."""
     store = searcher.store
-    metas = {pid: meta for pid, meta, _text in store.iter_papers(where=_labelled(where, [METHOD]))}
-    stale = [pid for pid, meta in metas.items() if int(meta.get(schema.LABELLER_KEY) or 0) < LABELLER_VERSION
-             or schema.METHOD_FORMS not in meta]
-    texts = {pid: text for pid, (_meta, text) in store.get_papers(stale).items()}
-    ids = [pid for pid, meta in metas.items() if is_training_free(meta, texts.get(pid, ""))]
-    records = store.get_papers(ids)
-    return Selection(sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records),
-                            key=lambda h: h.title.lower()))
+    free = {pid: meta for pid, meta, _text in store.iter_papers(where=where, also={schema.TRAINING_FREE: True})}
+    stale = [pid for pid, meta, _text in store.iter_papers(where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
+             if METHOD in (meta.get("contributions") or [])]
+    free.update({pid: meta for pid, (meta, text) in store.get_papers(stale).items() if is_training_free(meta, text)})
+    return Selection(sorted((PaperHit.from_store(pid, meta, "") for pid, meta in free.items()), key=lambda h: h.title.lower()),
+                     store=store)
 
 
 # A subset of the last answer is empty when no paper of the set holds a tenth of the question's words (by IDF)

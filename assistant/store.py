@@ -214,12 +214,13 @@ class Store:
         return self._papers.count(), self._chunks.count()
 
     def iter_papers(self, include_text: bool = False, where: Filter | None = None,
-                    include_meta: bool = True) -> Iterator[tuple[str, dict | None, str | None]]:
-        """Every paper record ``where`` allows: (id, metadata or None, abstract or None)."""
+                    include_meta: bool = True, also: dict | None = None) -> Iterator[tuple[str, dict | None, str | None]]:
+        """Every paper record ``where`` allows (and Chroma's condition ``also`` on paper records' own keys):
+        (id, metadata or None, abstract or None)."""
         if self._papers is None:
             return
         include = (["metadatas"] if include_meta else []) + (["documents"] if include_text else [])
-        clause = chroma_where(where)
+        clause = _both(chroma_where(where), also)
         pages = (chroma_call(self._papers.get, ids=part, include=include, where=clause) for part in _id_batches(where)) \
             if where is not None and where.paper_ids is not None else self._pages(include, clause)
         for page in pages:

@@ -24,7 +24,7 @@ from assistant.settings import Settings
 from assistant.store import IndexSpec, Store
 
 from .chunking import Chunker
-from .contributions import VERSION as LABELLER_VERSION
+from .contributions import TRAINING_FREE, VERSION as LABELLER_VERSION
 from .main_contribution import read as read_contributions
 from .names import derive_title
 from .parse import parse_file, discover
@@ -190,7 +190,8 @@ def _relabel(store: Store, paper_ids: list[str]) -> int:
 def _label_metadata(read) -> dict:
     """What a paper record holds of its labelling (``ingest.main_contribution.read``), and by which rules."""
     return {"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main, schema.DATA_USES: ",".join(read.data_uses),
-            schema.METHOD_FORMS: ",".join(read.method_forms), schema.LABELLER_KEY: LABELLER_VERSION}
+            schema.METHOD_FORMS: ",".join(read.method_forms), schema.TRAINING_FREE: TRAINING_FREE in read.method_forms,
+            schema.LABELLER_KEY: LABELLER_VERSION}
 
 
 def _merge_sources(kept: list[dict], new: list[dict]) -> list[dict]:
