@@ -359,7 +359,8 @@ class Conversation:
                 # "how is the two-arms one different from the one about safety?": both are of the set, compared
                 return Resolved(among.query, ids, True, f"{which}, the two it describes among them")
             if one and len(ids) > 1:
-                described_as = _ALTERNATIVE.sub("", _DESCRIBED.split(question[one.end():], maxsplit=1)[0])
+                described_as, *asked_of_it = _DESCRIBED.split(question[one.end():], maxsplit=1)
+                described_as = _ALTERNATIVE.sub("", described_as)
                 about = (_content(one.group("about")) if one.re is _THE_X_ONE else "") \
                     or _content(described_as) or _content(_THE_ONE.sub(" ", rest))
                 best = not re.match(r"(?:the|which)\s+one\b", one.group(), re.IGNORECASE)  # "which is the largest?"
@@ -368,7 +369,6 @@ class Conversation:
                 how = (f" that is {said.group()} {about}" if said and _MORE_ABOUT.fullmatch(said.group()) and about
                        else f" that is {'' if comparative else 'the '}{said.group()}" if said
                        else f" about {about}" if about else " that fits it best")
-                asked_of_it = _DESCRIBED.split(question[one.end():], maxsplit=1)[1:]
                 in_general = described and bool(_IN_GENERAL.match(question[:one.start()])) \
                     and not (asked_of_it and _content(asked_of_it[0]))
                 return Resolved(about or among.query, ids, True, f"the one of {which}{how}",

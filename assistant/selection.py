@@ -80,8 +80,7 @@ class Selection:
 
 
 def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:
-    chosen = _as_trained(_select(plan, searcher, k=k + len(plan.besides), topic_gate=topic_gate, where=where), plan,
-                         searcher, where)
+    chosen = _as_trained(_select(plan, searcher, k=k + len(plan.besides), topic_gate=topic_gate, where=where), plan)
     if not plan.besides:
         return chosen
     left_out = set(plan.besides)  # "are there others on physics?": not the last answer's papers again
@@ -367,7 +366,7 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     ids = [pid for pid in plan.restrict_to or [] if pid in records]
     if plan.training and not plan.whole_set:  # "which of those are training-free?", "which of them actually train
         # the model?"; not "do they need to train the model again?", asked of each
-        ids = [pid for pid in ids if is_training_free(*records[pid]) == (plan.training == FREE)]
+        ids = [pid for pid in ids if _record_is_training_free(*records[pid]) == (plan.training == FREE)]
     if plan.contributions:  # "which of those introduces a benchmark?": the labels (or main contributions) decide
         ids = [pid for pid in ids if _of_kind(*records[pid], plan)]
     named = _naming(plan, [records[pid] for pid in ids])
@@ -397,7 +396,7 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
     return Selection(hits)
 
 
-def _as_trained(selection: Selection, plan: Plan, searcher: HybridSearcher, where) -> Selection:
+def _as_trained(selection: Selection, plan: Plan) -> Selection:
     """``selection`` less the papers whose method does not use training as the plan asks (``Plan.training``): a list
     asked for methods that train the model leaves out the training-free ones, and so does a contribution question
     asking for training-free ones keep only those. Other training-free questions were searched among those papers
@@ -406,16 +405,17 @@ def _as_trained(selection: Selection, plan: Plan, searcher: HybridSearcher, wher
             or selection.store is not None:  # hits known by title only: every paper not on a topic
         return selection
     free = plan.training == FREE
-    kept = [h for h in selection.hits if is_training_free(h.metadata, h.text) == free]
+    kept = [h for h in selection.hits if _record_is_training_free(h.metadata, h.text) == free]
     found = None if selection.found is None else selection.found - (len(selection.hits) - len(kept))
     return Selection(kept, selection.empty_topics, selection.store, found)
 
 
-def is_training_free(meta: dict, text: str) -> bool:
-    """Whether a paper record's method needs no training (the method form ``TRAINING_FREE``), as ingest stored it,
-    or read off its abstract for a record labelled by older rules, until the next ingest relabels it."""
-    if int(meta.get(schema.LABELLER_KEY) or 0) >= LABELLER_VERSION and schema.METHOD_FORMS in meta:
-        return TRAINING_FREE in (schema.method_forms(meta) or [])  # as ``schema.TRAINING_FREE`` says
+def _record_is_training_free(meta: dict, text: str) -> bool:
+    """Whether a paper record's method needs no training, as ingest stored it (``schema.TRAINING_FREE``, the key
+    Chroma finds such papers by), or read off its abstract for a record labelled by older rules, until the next
+    ingest relabels it."""
+    if int(meta.get(schema.LABELLER_KEY) or 0) >= LABELLER_VERSION and schema.TRAINING_FREE in meta:
+        return bool(meta[schema.TRAINING_FREE])
     return TRAINING_FREE in read_contributions(schema.given_title(meta), text or "").method_forms
 
 
@@ -427,7 +427,7 @@ def _training_free(searcher: HybridSearcher, where) -> Selection:
     free = {pid: meta for pid, meta, _text in store.iter_papers(where=where, also={schema.TRAINING_FREE: True})}
     stale = [pid for pid, meta, _text in store.iter_papers(where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
              if METHOD in (meta.get("contributions") or [])]
-    free.update({pid: meta for pid, (meta, text) in store.get_papers(stale).items() if is_training_free(meta, text)})
+    free.update({pid: meta for pid, (meta, text) in store.get_papers(stale).items() if _record_is_training_free(meta, text)})
     return Selection(sorted((PaperHit.from_store(pid, meta, "") for pid, meta in free.items()), key=lambda h: h.title.lower()),
                      store=store)
 
