@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+from .query_words import FUNCTION_WORDS
+
 # "policy optimization (GRPO)": the acronym in parentheses (two capitals or more, an optional plural "s":
 # "(LLMs)"), after the words that spell it. Found from the parentheses, then the words read back from there:
 # a pattern that also matched the words tried them at every position of every abstract (0.1 s a query).
@@ -56,7 +58,9 @@ def readings(query: str, defined: dict[str, str]) -> list[str]:
     ``MOST_READINGS``."""
     found = [query]
     for acronym, expansion in defined.items():
-        short = re.compile(rf"(?<![\w-]){re.escape(acronym)}s?(?![\w-])")
+        # as written, or all in lower case as people type it ("llm reasoning"), unless that is a word ("per", "is")
+        lower = "" if acronym.lower() in FUNCTION_WORDS else f"|{re.escape(acronym.lower())}"
+        short = re.compile(rf"(?<![\w-])(?:{re.escape(acronym)}{lower})s?(?![\w-])")
         spelled = r"[\s-]+".join(map(re.escape, expansion.split()))  # "fine-tuning" as "fine tuning" too
         long = re.compile(rf"(?<![\w-]){spelled}s?(?![\w-])", re.IGNORECASE)
         if short.search(query):

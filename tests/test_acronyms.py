@@ -29,3 +29,17 @@ def test_rl_in_a_question_counts_a_paper_that_writes_it_out(corpus):
     for name in ("DeepEyes", "VPO", "GEB"):
         without = corpus.searcher.lexical.paper_coverage("use RL", [found[name].id])[found[name].id]
         assert without < 0.5 < found[name].lexical, name  # "RL" is most of the question's weight
+
+
+def test_an_acronym_typed_in_lower_case_is_read_too_unless_it_is_a_word():
+    defined = {"LLM": "large language model", "PER": "prioritized experience replay", "IS": "importance sampling"}
+    assert readings("llm reasoning", defined) == ["llm reasoning", "large language model reasoning"]
+    assert readings("fewer tokens per answer", defined) == ["fewer tokens per answer"]  # "per" is a word
+    assert readings("what is it", defined) == ["what is it"]
+
+
+def test_a_lower_case_llm_counts_a_paper_that_writes_it_out(corpus):
+    """PoLR says "Large language models" and never "LLM": typed "llm reasoning" it holds every word, as for "LLM"."""
+    upper, lower = (next(c for c in corpus.searcher.candidates(q) if c.meta.get("title", "").startswith("PoLR"))
+                    for q in ("LLM reasoning", "llm reasoning"))
+    assert lower.lexical == upper.lexical > 0.9
