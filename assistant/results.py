@@ -47,6 +47,11 @@ class PaperHit:
         """What form its method takes ("architecture"); [] for other papers."""
         return schema.method_forms(self.metadata) or []
 
+    @property
+    def savings(self) -> list[str]:
+        """What costs its work cuts ("inference", "training"); [] for other papers."""
+        return schema.savings(self.metadata) or []
+
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]
 
@@ -55,4 +60,4 @@ class PaperHit:
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
                 "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
                 "contributions": self.contributions, "main_contribution": self.main_contribution,
-                "data_uses": self.data_uses, "method_forms": self.method_forms}
+                "data_uses": self.data_uses, "method_forms": self.method_forms, "savings": self.savings}

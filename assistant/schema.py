@@ -7,7 +7,7 @@ A paper record (id: the abstract's hash) holds the abstract as its document and,
 fields of the data (``authors``, ``url``, ``venue``, ``decision``, ``ext_id``, ``year``, ``keywords``), and
 the kinds of contribution ingest labelled it with (``contributions``), the chief one among them
 (``main_contribution``), what its benchmarks or datasets are for (``data_uses``) and what form its
-method takes (``method_forms``), all by the rules of ``LABELLER_KEY``.
+method takes (``method_forms``) and what costs it cuts (``savings``), all by the rules of ``LABELLER_KEY``.
 
 A chunk record (id ``{paper id}:{i}``) holds its vector and, as metadata, ``paper_id``, the fields
 filters use (``FILTER_FIELDS``), and where its text lies in the abstract: ``start``/``end`` character
@@ -38,6 +38,12 @@ METHOD_FORMS = "method_forms"
 # a key of its own so that Chroma finds those papers without reading every record (20,049 records' metadata read
 # through a filter on their labels took 4.2 s).
 TRAINING_FREE = "training_free"
+# On paper records only: what costs a paper's own work cuts (``ingest.efficiency``), "inference" (generated tokens,
+# latency, test-time compute) and/or "training" (rollouts, wall-clock, convergence) joined by commas, or ""; and
+# each as a key of its own that Chroma finds such papers by, as ``TRAINING_FREE``.
+SAVINGS = "savings"
+SAVING_PHASES = ("inference", "training")  # the order ``savings`` lists them in
+SAVES = {phase: f"saves_{phase}" for phase in SAVING_PHASES}
 BOOKKEEPING = frozenset({"title", "sources", "files", "n_chunks", "title_given", LABELLER_KEY})  # not shown as paper metadata
 
 
@@ -59,6 +65,11 @@ def data_uses(paper_meta: dict) -> list[str] | None:
 def method_forms(paper_meta: dict) -> list[str] | None:
     """What form a paper's method takes (``METHOD_FORMS``); None for a record labelled before ingest read it."""
     return _joined(paper_meta, METHOD_FORMS)
+
+
+def savings(paper_meta: dict) -> list[str] | None:
+    """What costs a paper's work cuts (``SAVINGS``); None for a record labelled before ingest read them."""
+    return _joined(paper_meta, SAVINGS)
 
 
 def _joined(paper_meta: dict, key: str) -> list[str] | None:

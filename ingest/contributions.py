@@ -29,10 +29,11 @@ from assistant.schema import CONTRIBUTION_LABELS as LABELS  # the order every la
 BENCHMARK, METHOD, THEORY, EMPIRICAL, SURVEY, TOOL = LABELS
 # Stored beside the labels; a store whose papers carry another version is relabelled (metadata only) on
 # the next ingest. Raise it whenever a rule here or in ingest.main_contribution changes what a paper gets.
-VERSION = 9  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
+VERSION = 10  # 2: the main contribution; 3: what a benchmark/dataset is for; 4: each of several things put forward;
 # 5: derived titles read again (a name another work introduced, "researchers introduced PER", is not the paper's);
 # 6: what form a method takes (a new architecture); 7: or a new metric, and "by introducing X" puts X forward;
-# 8: or a training-free one (``ingest.training_free``); 9: that also as a key of its own (``schema.TRAINING_FREE``)
+# 8: or a training-free one (``ingest.training_free``); 9: that also as a key of its own (``schema.TRAINING_FREE``);
+# 10: what costs a paper cuts (``ingest.efficiency``, ``schema.SAVINGS``)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
 _MARKUP = re.compile(r"[*_`$\\{}]+")

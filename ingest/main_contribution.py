@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .contributions import (BENCHMARK, DATA_USES, EMPIRICAL, LABELS, METHOD, METHOD_FORMS, SURVEY, TRAINING_FREE, Evidence,
                             evidence)
+from .efficiency import savings
 from .training_free import is_training_free
 
 
@@ -45,6 +46,7 @@ class Contributions:
     main: str
     data_uses: list[str] = field(default_factory=list)
     method_forms: list[str] = field(default_factory=list)
+    savings: list[str] = field(default_factory=list)  # what costs its own work cuts (``ingest.efficiency``)
 
 
 def read(title: str, text: str) -> Contributions:
@@ -56,7 +58,7 @@ def read(title: str, text: str) -> Contributions:
     if METHOD in labels and is_training_free(text):
         found.method_forms.add(TRAINING_FREE)
     forms = [form for form in METHOD_FORMS if form in found.method_forms] if METHOD in labels else []
-    return Contributions(labels, main_of(found, labels), uses, forms)
+    return Contributions(labels, main_of(found, labels), uses, forms, savings(text))
 
 
 def main_contribution(title: str, text: str) -> str:

@@ -191,6 +191,7 @@ def _label_metadata(read) -> dict:
     """What a paper record holds of its labelling (``ingest.main_contribution.read``), and by which rules."""
     return {"contributions": read.labels, schema.MAIN_CONTRIBUTION: read.main, schema.DATA_USES: ",".join(read.data_uses),
             schema.METHOD_FORMS: ",".join(read.method_forms), schema.TRAINING_FREE: TRAINING_FREE in read.method_forms,
+            schema.SAVINGS: ",".join(read.savings), **{schema.SAVES[phase]: phase in read.savings for phase in schema.SAVES},
             schema.LABELLER_KEY: LABELLER_VERSION}
 
 

@@ -369,3 +369,38 @@ def test_store_labelled_before_the_main_contribution_gains_it_on_the_next_ingest
     assert {pid for pid, m in papers.items() if m["data_uses"] == "evaluation"} == benchmarks
     shown = {p.id: p.as_dict()["main_contribution"] for p in assistant.papers()}
     assert shown == {pid: m["main_contribution"] for pid, m in papers.items()}
+
+
+def test_costs_cut_on_the_hand_labels():
+    """Which bundled papers say their own work cuts a cost, as the hand labels say by reading the abstracts. Of
+    running a model: PoLR ("reducing token usage by up to 60%"), LASER-D ("reducing token usage by 64%"), the PRM
+    weighting paper ("using only ~21.3% of the computation") and ST-SimDiff ("substantially reducing computational
+    costs"). Of training one: SFPO ("4.93x fewer rollouts"), DPH-RL ("more training-efficient"), DevFT ("10.67x
+    reduction in communication overhead") and the learned optimizer ("a tiny fraction of VeLO compute"). Not GEB
+    or ReaPER (sample efficiency), nor AFS, whose "costly training procedures" are other work's."""
+    from ingest.main_contribution import read
+
+    gold, texts = _gold(), _abstracts()
+    for row in gold:
+        assert read(*texts[row["id"]]).savings == row.get("savings", []), row["start"]
+    assert sum("inference" in row.get("savings", []) for row in gold) == 4
+    assert sum("training" in row.get("savings", []) for row in gold) == 4
+
+
+@pytest.mark.parametrize("text,cuts", [
+    ("We propose SkipThink, which halts decoding early, reducing generated tokens by 40% at equal accuracy.",
+     ["inference"]),
+    ("Our cache policy lowers the latency of long-context serving.", ["inference"]),
+    ("SparseRoll matches the baseline with 3x fewer rollouts.", ["training"]),
+    ("Our schedule reaches the same loss with a 2.5x reduction in wall-clock training time.", ["training"]),
+    ("Experiments show our pruning cuts inference FLOPs by half and reduces training time by 30%.",
+     ["inference", "training"]),
+    ("Existing methods reduce tokens by pruning. We propose a better pruning rule that improves accuracy.", []),
+    ("Chain-of-thought prompting is computationally expensive.", []),  # a problem, not a saving
+    ("Our bonus improves sample efficiency in RLHF.", []),  # data, not compute
+    ("We study when transformers learn efficiently.", []),
+])
+def test_costs_cut_are_the_papers_own(text, cuts):
+    from ingest.main_contribution import read
+
+    assert read("", text).savings == cuts

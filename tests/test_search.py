@@ -105,11 +105,12 @@ def test_result_shape(corpus):
     hit = corpus.search("proof simplification for Lean", k=1)[0]
     data = hit.as_dict()
     assert set(data) == {"id", "title", "sources", "score", "text", "passage", "topic", "contributions",
-                         "main_contribution", "data_uses", "method_forms"}
+                         "main_contribution", "data_uses", "method_forms", "savings"}
     assert data["topic"] is None  # set only for a question on several topics
     assert data["contributions"] == ["method"]  # ProofOptimizer: its kinds of contribution, labelled at ingest
     assert data["main_contribution"] == "method" and data["data_uses"] == []  # no benchmark or dataset
     assert data["method_forms"] == []  # a proof-shortening model, not a new architecture
+    assert data["savings"] == []  # it shortens proofs, and says no cost of its own is cut
     assert data["passage"] in data["text"] and len(data["text"]) > len(data["passage"])
     assert data["sources"][0]["file"].endswith(".txt")
 
