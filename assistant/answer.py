@@ -44,13 +44,14 @@ class Citation:
     main_contribution: str | None = None  # the chief one among them (None in a store ingested before it)
     method_forms: list[str] = field(default_factory=list)  # what form its method takes ("architecture", "metric",
                                                            # "training-free")
+    savings: list[str] = field(default_factory=list)  # what costs its work cuts ("inference", "training")
 
     def as_dict(self) -> dict:
         return {"n": self.n, "id": self.id, "title": self.title,
                 "sources": [{"file": s["file"], "position": s["position"]} for s in self.sources],
                 "evidence": self.evidence, "text": self.text, "topic": self.topic,
                 "contributions": self.contributions, "main_contribution": self.main_contribution,
-                "method_forms": self.method_forms}
+                "method_forms": self.method_forms, "savings": self.savings}
 
 
 @dataclass
@@ -128,7 +129,7 @@ class AnswerStream:
         self.total = len(hits) if total is None else total
         first = plan.earlier
         self.citations = [Citation(first + i, h.id, h.title, h.sources, evidence.get(h.id, h.passage), h.text, h.topic,
-                                   h.contributions, h.main_contribution, h.method_forms)
+                                   h.contributions, h.main_contribution, h.method_forms, h.savings)
                           for i, h in enumerate(hits, 1)]
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total, more=plan.later(len(self.citations), self.total))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ingest.efficiency import saving_sentence
 from ingest.training_free import stating_sentence
 
 from .search import LEXICAL_WEIGHT, focus
@@ -98,11 +99,15 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     """Each cited paper's evidence sentence: the one that best answers the topic it was found for; for a question
     about one named paper, the one on what it asks of the paper, or where the authors put it forward ("what is
     DPH-RL?"); for a list of the whole store, or of a kind of contribution a paper puts forward (a benchmark, a tool,
-    a new architecture) on no topic, where each paper puts its work forward; for training-free methods, where each
-    says so."""
+    a new architecture) on no topic, where each paper puts its work forward; for training-free methods, or ones that
+    cut a cost, where each says so."""
     evidence: dict[str, str] = {}
     if plan.training == "free":  # "training-free methods for video": where each paper says it needs no training
         evidence = {h.id: sentence for h in hits if (sentence := stating_sentence(sentences(h.text)))}
+    if plan.saves and plan.kind in ("list", "contribution"):  # "which papers make LLM reasoning cheaper?": where each
+        # paper says what it saves (a topic question asks more of its few papers: "... cheaply that still scales")
+        evidence |= {h.id: sentence for h in hits
+                     if h.id not in evidence and (sentence := saving_sentence(sentences(h.text), h.text, plan.saves))}
     if plan.whole_store or (plan.kind == "contribution" and not plan.on_a_topic and _puts_forward(plan)):
         # "show me all papers", "which papers introduce a new benchmark?": where each paper puts its work forward (a
         # theory or a study is in sentences that say what it shows, which the question's words find)

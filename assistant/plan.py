@@ -27,6 +27,7 @@ from typing import Any
 from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_WORDS, topic_runs
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import HEARD_ABOUT, focus
+from .savings_asked import ANY, INFERENCE, TRAINING, savings_asked, what_is_saved, without_savings_words
 from .training_asked import FREE, REQUIRED, training_asked, without_training_words
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
@@ -424,6 +425,8 @@ class Plan:
     training: str = ""                          # "free": only papers whose method needs no training of the model
                                                 # ("training-free methods for video"); "required": none of those
                                                 # ("which of them actually train the model?"): ``training_asked``
+    saves: str = ""                             # only papers whose work cuts this cost: "inference", "training" or
+                                                # "any" ("make LLM reasoning cheaper at inference"): ``savings_asked``
     in_general: bool = False                    # a follow-up about one paper of the last answer that asks nothing in
                                                 # particular of it ("tell me more about the second one"): answered
                                                 # with its row of quotes too, as "tell me more about LASER-D" is
@@ -556,6 +559,8 @@ class Plan:
             out["in_general"] = True
         if self.training:
             out["training"] = self.training
+        if self.saves:
+            out["saves"] = self.saves
         return out
 
     def line(self) -> str:
@@ -564,7 +569,8 @@ class Plan:
         if self.kind == "list":
             if self.means and (said := _MEANS.search(about)):  # "on test-time scaling, using verifiers or ..."
                 about = about[:said.end("head")] + about[said.end():]
-            text = ("list question: every paper in the store" if self.whole_store or (self.training and not about.strip())
+            by_label_only = (self.training or self.saves) and not about.strip()  # "training-free methods", "cheaper"
+            text = ("list question: every paper in the store" if self.whole_store or by_label_only
                     else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
             if self.means:
                 text += f", using {' or '.join(self.means)}"
@@ -593,9 +599,11 @@ class Plan:
         elif self.kind == "out_of_scope":
             text = "not a question about the papers"
         else:
-            text = f"topic question: the best papers on {about}"
+            text = f"topic question: the best papers on {about}" if about.strip() else "topic question: the best papers in the store"
         if self.training:
             text += f" ({TRAINING_NOTES[self.training]} only)"
+        if self.saves:
+            text += f" (papers that cut {SAVINGS_NOTES[self.saves]} only)"
         if self.besides:
             text += f", besides {the_papers(len(self.besides))}"
         if self.filters:
@@ -1314,6 +1322,8 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     papers whose names it holds (in order); ``followup`` a conversation's resolution, when it leans on
     the last answer."""
     plan = _planned(question, query=query, topics=topics, named=named, filters=filters, followup=followup)
+    if plan.kind in _OF_ANY_TRAINING and plan.restrict_to is None and not plan.like and savings_asked(question):
+        plan = _saving(plan, savings_asked(question))
     training = training_asked(question) if plan.kind in _OF_ANY_TRAINING else ""
     if not training:
         return plan
@@ -1335,8 +1345,24 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                    topics=rest if len(rest) == len(plan.topics) else ([query] if query else []))
 
 
+def _saving(plan: Plan, saves: str) -> Plan:
+    """``plan`` for a question asking for papers that cut a cost ("which papers reduce the cost of LLM reasoning at
+    inference time?"): searched, less the words of the saving ("LLM reasoning"), among the papers that cut it; every
+    such paper when nothing else is asked ("which papers make training cheaper?")."""
+    said = lambda text: _has_content(without_contribution_words(text), _NOT_A_TOPIC)  # noqa: E731
+    query = without_savings_words(plan.query)
+    if not said(what_is_saved(query)):  # "which papers reduce reasoning token usage?": the resource is all it is
+        query = what_is_saved(plan.query)  # about; "which papers make inference cheaper?": nothing but the saving
+    topics = [t for t in map(without_savings_words, plan.topics) if said(t)]
+    query = query if said(query) else ""
+    examples = [e for e in plan.examples if said(without_savings_words(e))]  # "e.g. fewer rollouts": the saving's
+    return replace(plan, saves=saves, query=query, examples=examples if query else [],
+                   topics=topics if len(topics) == len(plan.topics) else ([query] if query else []))
+
+
 _OF_ANY_TRAINING = ("list", "topic", "contribution", "followup")  # kinds of question that may ask it of their papers
 TRAINING_NOTES = {FREE: "training-free methods", REQUIRED: "methods that train the model"}
+SAVINGS_NOTES = {INFERENCE: "the cost of inference", TRAINING: "the cost of training", ANY: "a cost"}
 
 
 def _planned(question: str, *, query: str, topics: list[str], named: list[str], filters: dict | None = None,

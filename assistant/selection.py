@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ingest.contributions import TRAINING_FREE, VERSION as LABELLER_VERSION
+from ingest.efficiency import savings
 from ingest.main_contribution import read as read_contributions
 
 from . import schema
@@ -29,12 +30,14 @@ from .acronyms import definitions, readings
 from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
 from .query_words import GENERAL_HEADS, topic_runs
 from .store import Store
+from .savings_asked import ANY
 from .training_asked import FREE
 
 LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has dozens of answers
-# Which papers of a kind are on the topic asked: the list gate less its coverage clause. The kind already narrows to a
-# few papers, and an abstract of a kind talks of its topic in its own words ("theoretical papers on attention or
-# SSMs": ECA, at 0.76 of the best paper's relevance, holds a third of its words). Without the clause, three
+# Which papers of a kind (or that cut the cost asked: ``Plan.saves``) are on the topic asked: the list gate less its
+# coverage clause. The kind already narrows to a few papers, and an abstract of a kind talks of its topic in its own
+# words ("theoretical papers on attention or SSMs": ECA, at 0.76 of the best paper's relevance, holds a third of its
+# words). Without the clause, three
 # contribution questions of tests/data gain a right paper and none changes otherwise (citation dump over every set).
 KIND_GATE = Gate(floor=LIST_GATE.floor, ratio=LIST_GATE.ratio, abstain=LIST_GATE.abstain)
 # Which papers of the last answer a subset keeps ("which of those requires retraining the model?"): a list within the
@@ -102,6 +105,11 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         if not plan.query.strip() or not free.hits:
             return free
         where = (where or Filter()).restricted_to([h.id for h in free.hits])
+    if plan.saves:  # "which papers make LLM reasoning cheaper at inference?": searched among the papers that cut it
+        saving = _saving(searcher, where, plan.saves)
+        if not plan.query.strip() or not saving:
+            return Selection(_by_title(saving), store=searcher.store)
+        where = (where or Filter()).restricted_to(saving)
     if plan.like:  # "are there similar papers?"
         return Selection(searcher.similar(plan.like, k=k, where=where))
     if plan.kind == "named":
@@ -130,11 +138,13 @@ def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     store ("show me all papers")."""
     if plan.whole_store:
         return _the_rest([], searcher, where)
-    hits, empty = searcher.search_topics(plan.query, k=None, gate=LIST_GATE, where=where,
+    gate = KIND_GATE if plan.saves else LIST_GATE  # among the papers that cut a cost: a kind of its own
+    hits, empty = searcher.search_topics(plan.query, k=None, gate=gate, where=where,
                                          topic_list=plan.topics or None, pool=LIST_POOL)
     if plan.exclude:
         return _the_rest(hits, searcher, where)
     hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
+    hits += _on_the_whole_question(plan, searcher, {h.id for h in hits}, gate, where)
     return Selection(_using_the_means(_less_left_out(hits, plan, searcher, where), plan, searcher), empty)
 
 
@@ -193,6 +203,17 @@ def _on_examples(plan: Plan, searcher: HybridSearcher, found: set[str], gate: Ga
                 found.add(hit.id)
                 added.append(hit)
     return added
+
+
+def _on_the_whole_question(plan: Plan, searcher: HybridSearcher, found: set[str], gate: Gate, where) -> list[PaperHit]:
+    """Among the papers that cut the cost asked (``Plan.saves``), those on the question as asked, that its topic
+    less the words of the saving left out: what is left of a question that describes the saving at length ("making
+    AI models think faster: reaching answers with shorter trains of thought, or dropping unpromising lines of
+    thinking early") says less than the whole, and among such papers the saving's words mislead none."""
+    if not plan.saves or not plan.query:
+        return []
+    hits, _empty = searcher.search_topics(focus(plan.question), k=None, gate=gate, where=where, pool=LIST_POOL)
+    return [h for h in hits if h.id not in found]
 
 
 def _near(topic: str, searcher: HybridSearcher, where, *, ratio: float) -> set[str]:
@@ -428,8 +449,25 @@ def _training_free(searcher: HybridSearcher, where) -> Selection:
     stale = [pid for pid, meta, _text in store.iter_papers(where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
              if METHOD in (meta.get("contributions") or [])]
     free.update({pid: meta for pid, (meta, text) in store.get_papers(stale).items() if _record_is_training_free(meta, text)})
-    return Selection(sorted((PaperHit.from_store(pid, meta, "") for pid, meta in free.items()), key=lambda h: h.title.lower()),
-                     store=store)
+    return Selection(_by_title(free), store=store)
+
+
+def _by_title(records: dict[str, dict]) -> list[PaperHit]:
+    """The papers of ``records`` (id: metadata) in the order of their titles, known by id and title until a page of
+    them is shown (``Selection.page``)."""
+    return sorted((PaperHit.from_store(pid, meta, "") for pid, meta in records.items()), key=lambda h: h.title.lower())
+
+
+def _saving(searcher: HybridSearcher, where, phase: str) -> dict[str, dict]:
+    """The papers of the store (that ``where`` lets through) whose work cuts the cost ``phase`` asks of
+    (``Plan.saves``), id: metadata: found by their keys (``schema.SAVES``), or, for a record labelled by older rules,
+    by reading its abstract until the next ingest relabels it."""
+    store = searcher.store
+    phases = list(schema.SAVES) if phase == ANY else [phase]
+    clause = {schema.SAVES[phases[0]]: True} if len(phases) == 1 else {"$or": [{schema.SAVES[p]: True} for p in phases]}
+    found = {pid: meta for pid, meta, _text in store.iter_papers(where=where, also=clause)}
+    stale = store.iter_papers(include_text=True, where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
+    return found | {pid: meta for pid, meta, text in stale if set(savings(text or "")) & set(phases)}
 
 
 # A subset of the last answer is empty when no paper of the set holds a tenth of the question's words (by IDF)

@@ -205,7 +205,7 @@ def test_the_topic_of_a_kind_question(question, topic):
 
 @pytest.mark.parametrize("question, query", [
     ("papers about robot, what are they?", "robot"),
-    ("cut token / compute cost of llm reasoning at inference - papers?", "cut token / compute cost of llm reasoning at inference"),
+    ("cut token / compute cost of llm reasoning at inference - papers?", "llm reasoning"),  # less the saving asked
 ])
 def test_what_a_list_asks_after_its_topic_is_no_topic(question, query):
     assert plan_of(question).kind == "list" and plan_of(question).query == query
@@ -983,7 +983,8 @@ def test_a_statement_of_what_the_asker_writes_about_and_whats_out_there_is_a_lis
     message = "I'm writing about making models think faster: shorter chains of thought. What's out there?"
     assert asked(message) == "I'm writing about making models think faster: shorter chains of thought"
     assert plan_of(asked(message)).kind == "list"
-    assert plan_of(asked(message)).query == "making models think faster: shorter chains of thought"
+    assert plan_of(asked(message)).query == "models think"  # among the papers that cut inference cost
+    assert plan_of(asked(message)).saves == "inference"
     assert focus("What other papers involving robots are in the collection?") == "involving robots"
 
 
@@ -1250,3 +1251,26 @@ def test_a_follow_up_asking_how_its_papers_use_training_keeps_no_topic(followup,
     assert plan.kind == "followup" and plan.training == training
     if training:
         assert plan.query == "" and ", on " not in plan.resolution
+
+
+@pytest.mark.parametrize("question,saves,topic", [
+    ("Which papers reduce the cost of LLM reasoning at inference time?", "inference", "LLM reasoning"),
+    ("which papers make llm reasoning cheaper at inference time - fewer tokens, lower latency or less test-time "
+     "compute?", "inference", "llm reasoning"),
+    ("ways to make reasoning llms cheaper when they answer - less tokens, less compute", "inference", "reasoning llms"),
+    ("Which papers make RL post-training of LLMs cheaper to run, e.g. fewer rollouts?", "training",
+     "RL post-training of LLMs"),
+    ("Which work makes self-consistency cheaper by expanding only promising prefixes?", "any",
+     "self-consistency by expanding only promising prefixes"),
+    ("Which papers improve LLM reasoning (accuracy or efficiency)?", "", None),  # either aim: no condition
+    ("papers on sample-efficient reinforcement learning", "", None),
+    ("Which papers spend extra compute at inference to improve accuracy?", "", None),
+    ("world models that stand in for costly real-world experiments", "", None),
+])
+def test_a_question_asking_for_a_cost_cut_says_which(question, saves, topic):
+    from assistant.savings_asked import savings_asked, without_savings_words
+    from assistant.search import focus
+
+    assert savings_asked(question) == saves
+    if topic is not None:
+        assert without_savings_words(focus(question)) == topic

@@ -578,6 +578,8 @@ def test_a_method_papers_form_is_a_chip_of_its_own():
     assert html.count('<span class="label') == 3 and '<span class="label form"' in html and ">training-free<" in html
     assert "form" not in labels_html(["benchmark/dataset"], None, ["training-free"])  # forms are a method's
     assert labels_html([], None, ["training-free"]) == ""
+    cuts = labels_html(["method"], None, [], ["inference"])
+    assert '<span class="label form" title="what cost the paper says its work cuts">cuts inference cost</span>' in cuts
 
 
 def test_rendering_escapes_everything_and_links_only_citations():

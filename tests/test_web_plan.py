@@ -127,7 +127,7 @@ def test_a_follow_up_comparison_shows_a_table(page):
 
 @needs_browser
 def test_follow_ups_by_number_and_the_others_in_the_page(page):
-    ask(page, "which papers reduce reasoning token usage?")
+    ask(page, "Which papers reduce the cost of LLM reasoning at inference time?")
     listed = badges(page.locator("#chat-log .turn").last)
     ask(page, "compare the first two")
     turn = page.locator("#chat-log .turn").last

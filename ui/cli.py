@@ -84,7 +84,7 @@ def _print_hits(hits, first: int = 1) -> None:
             click.echo(click.style(f"On {hit.topic}:", underline=True))
         click.echo(click.style(f"{rank}. {hit.title}", bold=True) + f"  (relevance {hit.score:.2f})")
         click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}"
-                   + labels_text(hit.contributions, hit.main_contribution, hit.method_forms))
+                   + labels_text(hit.contributions, hit.main_contribution, hit.method_forms, hit.savings))
         click.echo(f"   \u201c{hit.passage.strip()}\u201d\n")
 
 

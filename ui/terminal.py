@@ -12,13 +12,14 @@ from assistant.schema import METHOD
 from .interrupts import stoppable
 
 
-def labels_text(labels, main: str | None = None, forms=()) -> str:
-    """A paper's kinds of contribution at the end of its line, with what form its method takes:
-    "  [method (training-free), theory; mainly theory]" ("" if none)."""
+def labels_text(labels, main: str | None = None, forms=(), savings=()) -> str:
+    """A paper's kinds of contribution at the end of its line, with what form its method takes and what costs it
+    cuts: "  [method (training-free), theory; mainly theory; cuts inference cost]" ("" if none)."""
     if not labels:
         return ""
     named = [f"{label} ({', '.join(forms)})" if label == METHOD and forms else label for label in labels]
-    return f"  [{', '.join(named)}" + (f"; mainly {main}" if main and len(labels) > 1 else "") + "]"
+    cuts = f"; cuts {' and '.join(savings)} cost" if savings else ""
+    return f"  [{', '.join(named)}" + (f"; mainly {main}" if main and len(labels) > 1 else "") + cuts + "]"
 
 
 def print_citations(answer, out=click.echo) -> None:
@@ -28,7 +29,7 @@ def print_citations(answer, out=click.echo) -> None:
     for c in answer.citations:
         where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
         out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else "")
-            + labels_text(c.contributions, c.main_contribution, c.method_forms))
+            + labels_text(c.contributions, c.main_contribution, c.method_forms, c.savings))
         out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
 
 

@@ -140,16 +140,23 @@ def topic_html(topic: str | None) -> str:
     return f'<div class="topic">on <b>{esc(topic)}</b></div>' if topic else ""
 
 
-def labels_html(labels: Sequence[str], main: str | None = None, forms: Sequence[str] = ()) -> str:
+def labels_html(labels: Sequence[str], main: str | None = None, forms: Sequence[str] = (),
+                savings: Sequence[str] = ()) -> str:
     """A paper's kinds of contribution (ingest's labels), as small chips; its main one stands out when it has several;
-    what form its method takes ("training-free") follows, a chip of its own."""
+    what form its method takes ("training-free") and what costs it cuts ("cuts inference cost") follow, chips of
+    their own."""
     if not labels:
         return ""
     chips = [f'<span class="label main" title="main contribution">{esc(label)}</span>' if label == main and len(labels) > 1
              else f'<span class="label">{esc(label)}</span>' for label in labels]
     if METHOD in labels:
         chips += [f'<span class="label form" title="what form its method takes">{esc(form)}</span>' for form in forms]
+    chips += [f'<span class="label form" title="what cost the paper says its work cuts">cuts {esc(phase)} cost</span>'
+              for phase in savings]
     return '<div class="labels">' + "".join(chips) + "</div>"
+
+
+_LABEL_KEYS = ("contributions", "main_contribution", "method_forms", "savings")  # what ``labels_html`` takes
 
 
 def source_card(turn: int, citation: Any, open_: bool = False) -> str:
@@ -159,7 +166,7 @@ def source_card(turn: int, citation: Any, open_: bool = False) -> str:
             f'<div class="src-head"><span class="badge">{citation.n}</span>'
             f'<h4 class="src-title">{esc(citation.title)}</h4></div>'
             f'{topic_html(getattr(citation, "topic", None))}'
-            f'{labels_html(getattr(citation, "contributions", []), getattr(citation, "main_contribution", None), getattr(citation, "method_forms", []))}'
+            f'{labels_html(*(getattr(citation, key, None) or () for key in _LABEL_KEYS))}'
             f'{files_html(citation.sources)}'
             f'<blockquote class="quote">{prose(citation.evidence)}</blockquote>'
             f'<details class="abstract"{" open" if open_ else ""}><summary>Full abstract</summary>'
