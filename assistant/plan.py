@@ -251,9 +251,23 @@ _TAKES_WITH = re.compile(r"\b(?:deals?|dealt|dealing|cope|copes|coping|works?|wo
                          r"either|whether|papers|studies|research|anything|everything)$", re.IGNORECASE)
 
 
+# Or said before it, as what the papers use on it: "use reinforcement learning to train multimodal models", "apply RL
+# to vision-language models". The encoder reads such a topic as either half: multimodal papers that train no policy
+# rank with those that do.
+_ANY_MEANS = {"ai", "ml", "machine learning", "deep learning", "neural networks", "artificial intelligence",
+              "models", "methods", "data"}  # what every paper here uses, in so many words or not
+_USED_ON = re.compile(r"^(?:papers?\s+|works?\s+)?(?:that\s+|which\s+)?(?:use|uses|using|apply|applies|applying|employ|employs|"
+                      r"employing)\s+(?!of\b)(?P<means>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:to|for|on|in)\s+(?P<head>\w.*)$", re.IGNORECASE)
+
+
 def means_asked(query: str) -> list[str]:
-    """The means a list question's topic asks each paper to use, one of them (``_MEANS``): 'test-time scaling of LLM
-    reasoning with verifiers or reward models' -> ['verifiers', 'reward models']; [] for a topic asking none."""
+    """The means a list question's topic asks each paper to use, one of them (``_MEANS``, ``_USED_ON``): 'test-time
+    scaling of LLM reasoning with verifiers or reward models' -> ['verifiers', 'reward models']; 'use reinforcement
+    learning to train multimodal models' -> ['reinforcement learning']; [] for a topic asking none."""
+    used = _USED_ON.match(query.strip())
+    if used and topic_runs(used.group("means")) and topic_runs(used.group("head")) \
+            and used.group("means").lower() not in _ANY_MEANS:
+        return [used.group("means")]
     found = _MEANS.search(query)
     if not found or _TAKES_WITH.search(found.group("head")) or not topic_runs(found.group("head")):
         return []
@@ -572,7 +586,7 @@ class Plan:
             by_label_only = (self.training or self.saves) and not about.strip()  # "training-free methods", "cheaper"
             text = ("list question: every paper in the store" if self.whole_store or by_label_only
                     else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
-            if self.means:
+            if self.means and not _USED_ON.match(about.strip()):  # "every paper on use RL to train ...": said
                 text += f", using {' or '.join(self.means)}"
             if self.examples:
                 text += f", or clearly on {' or '.join(self.examples)}"

@@ -152,25 +152,27 @@ def _using_the_means(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher)
     """``hits`` less the papers that write none of the means the plan asks for ("... with verifiers or reward
     models"): each means by its head noun ("real robots": "robot", as "robotic platforms" and "real-robot policies"
     have it), with the word before a general head ("reward models": "reward model", not "reward" and "models"
-    apart), in the paper's words or with its acronyms spelled out or abbreviated."""
+    apart), in the paper's words or with the acronyms the papers define spelled out or abbreviated (as search
+    reads them: "RL" is "reinforcement learning" in a paper that never writes "RL")."""
     if not plan.means:
         return hits
     tokenize = searcher.lexical.tokenize
+    defined = definitions(h.text for h in hits)
     def uses(hit: PaperHit) -> bool:
         text = f"{hit.title}. {hit.text}"
         words = f" {' '.join(tokenize([text])[0])} "
-        defined = definitions([text])
         return any(f" {' '.join(stems)} " in words
                    for means in plan.means for reading in readings(means, defined)
-                   if (stems := tokenize([_head_of(reading)])[0]))
+                   if (stems := tokenize([_head_of(reading).replace("-", " ")])[0]))  # a compound inline, as in the text
     return [h for h in hits if uses(h)]
 
 
 def _head_of(phrase: str) -> str:
     """The head noun of ``phrase`` ("embodied household agents": "agents"), with the word before it when it is a
-    general one ("reward models": "reward models")."""
+    general one ("reward models": "reward models") or names a process ("reinforcement learning", not any "learning";
+    "supervised fine-tuning")."""
     words = [w for run in topic_runs(phrase) for w in run]
-    if len(words) >= 2 and words[-1].lower() in GENERAL_HEADS:
+    if len(words) >= 2 and (words[-1].lower() in GENERAL_HEADS or words[-1].lower().endswith("ing")):
         return " ".join(words[-2:])
     return words[-1] if words else phrase
 

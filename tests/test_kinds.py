@@ -966,3 +966,16 @@ def test_lists_of_papers_that_cut_a_cost_read_the_label(corpus):
     assert not corpus.ask("few-step distillation of diffusion models for faster image generation", llm="none").citations
     sample = corpus.ask("papers on sample-efficient reinforcement learning", llm="none")
     assert sample.plan.saves == ""  # data efficiency is a topic, not a cost cut
+
+
+def test_a_list_of_papers_using_a_means_on_a_topic_keeps_those_that_write_it(corpus):
+    """"use rl to train multimodal models": the multimodal papers that train with RL (DeepEyes, Echo, EmotionThinker,
+    VPO, each writing "reinforcement learning" where the question says "rl"), not those that train no policy (AFS, a
+    training-free video framework; CRD; TTM), which the encoder ranks with them."""
+    answer = corpus.ask("which papers use rl to train multimodal models, either vision-language or audio/speech llms",
+                        llm="none", page_size=None)
+    assert answer.plan.means == ["rl"] and ", using" not in answer.plan.line()
+    cited = {c.title.split(":")[0] for c in answer.citations}
+    assert {"DeepEyes", "Echo", "EmotionThinker", "VPO"} <= cited
+    assert not cited & {"AFS", "CRD", "TTM"}
+    assert all(re.search(r"reinforcement learning|\bRL\b", c.text, re.IGNORECASE) for c in answer.citations)

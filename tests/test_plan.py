@@ -1274,3 +1274,16 @@ def test_a_question_asking_for_a_cost_cut_says_which(question, saves, topic):
     assert savings_asked(question) == saves
     if topic is not None:
         assert without_savings_words(focus(question)) == topic
+
+
+@pytest.mark.parametrize("query,means", [
+    ("use reinforcement learning to train multimodal models (vision, audio or speech)", ["reinforcement learning"]),
+    ("apply RL to vision-language models", ["RL"]),
+    ("use reward models to score LLM outputs at inference time", ["reward models"]),
+    ("using AI to design or tune optimization algorithms", []),  # what every paper uses
+    ("use of RL in robotics", []),  # "use of": the topic is the use
+])
+def test_what_a_list_says_its_papers_use_on_the_topic_is_a_means(query, means):
+    from assistant.plan import means_asked
+
+    assert means_asked(query) == means
