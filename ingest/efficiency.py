@@ -42,6 +42,12 @@ _SAVES = re.compile(
     r"|\b(?:boost\w*|improv\w*|enhanc\w*|promot\w*|increas\w*)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+){0,2}?efficiency\b"
     r"|\b(?:resource|training|compute|token|memory|inference)-efficient\b",
     re.IGNORECASE)
+# A piece every saving holds, looked for (as plain substrings: a pattern of them cost as much as ``_SAVES``) before
+# the patterns run: most sentences hold none, and the patterns on every sentence took 0.47 ms an abstract of the
+# 20,000-abstract benchmark corpus, 70% more than the rest of the labelling.
+_CUES = ("reduc", "cut", "sav", "lower", "decreas", "shrink", "halv", "fewer", "less", "faster", "speed", "fraction",
+         "efficien", "times", "%", "×")
+_TIMES = re.compile(r"\dx")
 # Not a saving: data or sample efficiency, the accuracy-efficiency trade-off asked about in general.
 _NOT_A_COST = re.compile(r"\b(?:sample|data|parameter|label)[\s-]+efficien\w*", re.IGNORECASE)
 # Another work's saving: "existing methods reduce redundancy", "prior work ... reduced".
@@ -75,6 +81,9 @@ def saving_sentence(sentences: list[str], text: str, phase: str | None = None) -
 
 def _claims(sentence: str) -> list[str]:
     """The words of ``sentence`` that state a saving of the paper's own."""
+    lower = sentence.lower()
+    if not any(cue in lower for cue in _CUES) and not _TIMES.search(lower):
+        return []
     if _OTHERS.search(sentence) and not _OWN.search(sentence):
         return []
     return [match.group() for match in _SAVES.finditer(sentence)
