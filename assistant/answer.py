@@ -245,6 +245,9 @@ class AnswerStream:
         if self.plan.kind == "out_of_scope":
             return ("I answer questions about the paper abstracts in the store, citing them: ask which papers do "
                     "something, about a paper by name, or to compare papers.")
+        if self.plan.left_out and not self.plan.restrict_to:  # "what about the other ones?", none left out
+            return ("The last answer left out no paper of the answer before it: there are no other ones. Ask about a "
+                    "topic (\u201care there others on physics?\u201d) to search the whole store.")
         if self.plan.restrict_to is not None:
             count = len(self.plan.restrict_to)
             papers = self.plan.the_set(count)

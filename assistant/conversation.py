@@ -318,6 +318,11 @@ class Conversation:
                             f"the {len(ids)} of an earlier answer's {count} papers that the last answer left out"
                             if not one_left or len(ids) > 1 else f"the one of an earlier answer's {count} papers not yet answered",
                             whole_set=not remaining or one_left or len(ids) == 1, left_out=True)
+        if _OTHERS.search(question) and not one_left and last and last.citation_ids \
+                and not _content(_OTHERS.sub(" ", _SWITCH.sub(" ", question))):
+            # "what about the other ones?" when the last answer left none out: said so, not searched as a topic
+            return Resolved(last.query, [], True, "the papers an earlier answer had that the last one left out: none",
+                            whole_set=True, left_out=True)
         switched = _SWITCH_THEN_ASKED.match(question)
         if switched:
             topic = switched.group("topic").strip()

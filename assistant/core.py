@@ -185,8 +185,8 @@ class Assistant:
             if query is not question:
                 named = self.searcher.lexical.read_names(focus(query))[1]
             plan = make_plan(question, query=focus(query), topics=[focus(t) for t in topics(query)], named=named,
-                             filters=where, followup=resolved if resolved is not None and (resolved.restrict_to or resolved.like)
-                             else None)
+                             filters=where, followup=resolved if resolved is not None and (
+                                 resolved.restrict_to or resolved.like or resolved.left_out) else None)
             if resolved is not None and resolved.rewritten and not plan.resolution:
                 plan.resolution = resolved.why
             if condensed is not None:

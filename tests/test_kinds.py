@@ -979,3 +979,15 @@ def test_a_list_of_papers_using_a_means_on_a_topic_keeps_those_that_write_it(cor
     assert {"DeepEyes", "Echo", "EmotionThinker", "VPO"} <= cited
     assert not cited & {"AFS", "CRD", "TTM"}
     assert all(re.search(r"reinforcement learning|\bRL\b", c.text, re.IGNORECASE) for c in answer.citations)
+
+
+def test_the_other_ones_when_the_last_answer_left_none_out_says_so(corpus):
+    """"what about the other ones?" after a comparison of every paper of the list: none was left out, said so
+    rather than searched as the topic "the other ones"."""
+    conversation = corpus.conversation()
+    first = corpus.ask("which papers reduce reasoning token usage?", llm="none", conversation=conversation)
+    assert len(first.citations) == 2
+    corpus.ask("compare the first two", llm="none", conversation=conversation)
+    others = corpus.ask("what about the other ones?", llm="none", conversation=conversation)
+    assert others.plan.left_out and others.plan.restrict_to == [] and not others.citations
+    assert others.answer.startswith("The last answer left out no paper of the answer before it")
