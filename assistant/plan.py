@@ -1336,8 +1336,10 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     papers whose names it holds (in order); ``followup`` a conversation's resolution, when it leans on
     the last answer."""
     plan = _planned(question, query=query, topics=topics, named=named, filters=filters, followup=followup)
-    if plan.kind in _OF_ANY_TRAINING and plan.restrict_to is None and not plan.like and savings_asked(question):
-        plan = _saving(plan, savings_asked(question))
+    saves = savings_asked(question) if plan.kind in _OF_ANY_TRAINING and plan.restrict_to is None and not plan.like \
+        else ""
+    if saves:
+        plan = _cutting_a_cost(plan, saves)
     training = training_asked(question) if plan.kind in _OF_ANY_TRAINING else ""
     if not training:
         return plan
@@ -1359,7 +1361,7 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
                    topics=rest if len(rest) == len(plan.topics) else ([query] if query else []))
 
 
-def _saving(plan: Plan, saves: str) -> Plan:
+def _cutting_a_cost(plan: Plan, saves: str) -> Plan:
     """``plan`` for a question asking for papers that cut a cost ("which papers reduce the cost of LLM reasoning at
     inference time?"): searched, less the words of the saving ("LLM reasoning"), among the papers that cut it; every
     such paper when nothing else is asked ("which papers make training cheaper?")."""

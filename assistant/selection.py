@@ -37,8 +37,8 @@ LIST_POOL = 400  # chunks a list question considers: at 20,000 papers it has doz
 # Which papers of a kind (or that cut the cost asked: ``Plan.saves``) are on the topic asked: the list gate less its
 # coverage clause. The kind already narrows to a few papers, and an abstract of a kind talks of its topic in its own
 # words ("theoretical papers on attention or SSMs": ECA, at 0.76 of the best paper's relevance, holds a third of its
-# words). Without the clause, three
-# contribution questions of tests/data gain a right paper and none changes otherwise (citation dump over every set).
+# words). Without the clause, three contribution questions of tests/data gain a right paper and none changes
+# otherwise (citation dump over every set).
 KIND_GATE = Gate(floor=LIST_GATE.floor, ratio=LIST_GATE.ratio, abstain=LIST_GATE.abstain)
 # Which papers of the last answer a subset keeps ("which of those requires retraining the model?"): a list within the
 # set, so the list gate's ratio and coverage with no floor (the set is on the topic already): the papers holding its
@@ -444,14 +444,21 @@ def _record_is_training_free(meta: dict, text: str) -> bool:
 
 def _training_free(searcher: HybridSearcher, where) -> Selection:
     """Every method paper of the store (that ``where`` lets through) whose method needs no training, by title, known
-    by id and title until a page of them is shown. Chroma finds them by their key (``schema.TRAINING_FREE``); a
-    record labelled by older rules has its abstract read, until the next ingest relabels it."""
-    store = searcher.store
-    free = {pid: meta for pid, meta, _text in store.iter_papers(where=where, also={schema.TRAINING_FREE: True})}
-    stale = [pid for pid, meta, _text in store.iter_papers(where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
-             if METHOD in (meta.get("contributions") or [])]
-    free.update({pid: meta for pid, (meta, text) in store.get_papers(stale).items() if _record_is_training_free(meta, text)})
-    return Selection(_by_title(free), store=store)
+    by id and title until a page of them is shown (``_by_label``: by their key, ``schema.TRAINING_FREE``)."""
+    def holds(meta: dict, text: str) -> bool:
+        return METHOD in (meta.get("contributions") or []) and _record_is_training_free(meta, text)
+
+    free = _by_label(searcher.store, where, {schema.TRAINING_FREE: True}, holds)
+    return Selection(_by_title(free), store=searcher.store)
+
+
+def _by_label(store: Store, where, key: dict, holds) -> dict[str, dict]:
+    """The papers of the store (that ``where`` lets through) that ingest gave a label, id: metadata: Chroma finds
+    them by the label's own key (``key``, a condition on paper records), and a record labelled by older rules, which
+    lacks it, is read (``holds(metadata, abstract)``) until the next ingest relabels it."""
+    found = {pid: meta for pid, meta, _text in store.iter_papers(where=where, also=key)}
+    stale = store.iter_papers(include_text=True, where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
+    return found | {pid: meta for pid, meta, text in stale if holds(meta, text or "")}
 
 
 def _by_title(records: dict[str, dict]) -> list[PaperHit]:
@@ -462,14 +469,10 @@ def _by_title(records: dict[str, dict]) -> list[PaperHit]:
 
 def _saving(searcher: HybridSearcher, where, phase: str) -> dict[str, dict]:
     """The papers of the store (that ``where`` lets through) whose work cuts the cost ``phase`` asks of
-    (``Plan.saves``), id: metadata: found by their keys (``schema.SAVES``), or, for a record labelled by older rules,
-    by reading its abstract until the next ingest relabels it."""
-    store = searcher.store
+    (``Plan.saves``), id: metadata (``_by_label``: by their keys, ``schema.SAVES``)."""
     phases = list(schema.SAVES) if phase == ANY else [phase]
-    clause = {schema.SAVES[phases[0]]: True} if len(phases) == 1 else {"$or": [{schema.SAVES[p]: True} for p in phases]}
-    found = {pid: meta for pid, meta, _text in store.iter_papers(where=where, also=clause)}
-    stale = store.iter_papers(include_text=True, where=where, also={schema.LABELLER_KEY: {"$lt": LABELLER_VERSION}})
-    return found | {pid: meta for pid, meta, text in stale if set(savings(text or "")) & set(phases)}
+    key = {schema.SAVES[phases[0]]: True} if len(phases) == 1 else {"$or": [{schema.SAVES[p]: True} for p in phases]}
+    return _by_label(searcher.store, where, key, lambda _meta, text: bool(set(savings(text)) & set(phases)))
 
 
 # A subset of the last answer is empty when no paper of the set holds a tenth of the question's words (by IDF)

@@ -35,8 +35,9 @@ VERSION = 10  # 2: the main contribution; 3: what a benchmark/dataset is for; 4:
 # 8: or a training-free one (``ingest.training_free``); 9: that also as a key of its own (``schema.TRAINING_FREE``);
 # 10: what costs a paper cuts (``ingest.efficiency``, ``schema.SAVINGS``)
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
-_MARKUP = re.compile(r"[*_`$\\{}]+")
+# Where an abstract's sentences break, and the markup ("**64**%", "$\\sim$") read past (ingest.efficiency too).
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
+MARKUP = re.compile(r"[*_`$\\{}]+")
 _ASIDE = re.compile(r"\s*\([^()]*\)")
 _WORD = re.compile(r"[A-Za-z0-9][\w'\-]*")
 
@@ -162,7 +163,7 @@ def evidence(title: str, text: str) -> "Evidence":
     """Everything the rules read in a paper's title and abstract (see ``label``)."""
     found = Evidence()
     found.read_title(title)
-    for sentence in _SENTENCE.split(_MARKUP.sub("", text)):
+    for sentence in SENTENCE_BREAK.split(MARKUP.sub("", text)):
         found.read(sentence)
     return found
 
@@ -201,7 +202,7 @@ class Evidence:
 
     def read_title(self, title: str) -> None:
         self._current, self._about = set(), set()
-        self._sentence = _MARKUP.sub("", title)
+        self._sentence = MARKUP.sub("", title)
         for kind, pattern in _TITLE:
             if title and pattern.search(self._sentence):
                 self.add(kind)

@@ -20,10 +20,10 @@ import re
 
 from assistant.schema import SAVING_PHASES as PHASES
 
+from .contributions import MARKUP, SENTENCE_BREAK
+
 INFERENCE, TRAINING = PHASES
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\"'(\[\\])")
-_MARKUP = re.compile(r"[*_`$\\{}]+")
 
 # What a model spends. "length" only of what it generates: a proof's length is its content, not a cost.
 _RESOURCE = (r"(?:token\s+usage|(?:generated\s+|reasoning\s+|visual\s+|output\s+)?tokens|latency|"
@@ -64,7 +64,7 @@ _INFERENCE_WORDS = re.compile(r"\b(?:inference|test-time|tts|decoding|tokens?|to
 
 def savings(text: str) -> list[str]:
     """What costs the abstract ``text`` says its own work cuts, in ``PHASES`` order ([] for none)."""
-    sentences = [_MARKUP.sub("", s) for s in _SENTENCE.split(" ".join(text.split()))]
+    sentences = [MARKUP.sub("", s) for s in SENTENCE_BREAK.split(" ".join(text.split()))]
     found = {_phase(claim, sentence, text) for sentence in sentences for claim in _claims(sentence)}
     return [phase for phase in PHASES if phase in found]
 
@@ -75,7 +75,7 @@ def saving_sentence(sentences: list[str], text: str, phase: str | None = None) -
     token usage by 64%"), else the first, else None."""
     stating = [s for s in sentences
                if any(phase in (None, "any") or _phase(claim, plain, text) == phase
-                      for plain in [_MARKUP.sub("", s)] for claim in _claims(plain))]
+                      for plain in [MARKUP.sub("", s)] for claim in _claims(plain))]
     return next((s for s in stating if re.search(r"\d", s)), stating[0] if stating else None)
 
 

@@ -147,7 +147,7 @@ def build_app(assistant) -> gr.Blocks:
                     1 to 10,000 (details' next_page names the next one)
             Returns:
                 the answer text with [n] markers; the cited papers as a list of {n, id, title, sources,
-                evidence, text, topic, contributions, main_contribution, method_forms}; and details: {plan (the
+                evidence, text, topic, contributions, main_contribution, method_forms, savings}; and details: {plan (the
                 question's kind, topics, paper set and answer form), total (papers that answer it, on
                 every page), more (papers on later pages), next_page (the page that lists them, or
                 null), comparison (for a comparison: one row per paper, {n, problem, approach,
@@ -169,7 +169,7 @@ def build_app(assistant) -> gr.Blocks:
                 page: for a list query ("papers on ..."), which page of 20 papers to return, 1 to 10,000
             Returns:
                 a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions,
-                main_contribution, data_uses, method_forms}
+                main_contribution, data_uses, method_forms, savings}
             """
             return app.api_search(query, k, where, page)
 
