@@ -40,12 +40,12 @@ def definitions(texts) -> dict[str, str]:
             for size in range(len(capitals), min(len(words), len(capitals) + 2) + 1):
                 run = words[-size:]
                 if [w[0].upper() for w in run if w.lower() not in _SMALL] == capitals:
-                    found[acronym][_singular(" ".join(run).lower())] += 1
+                    found[acronym][singular(" ".join(run).lower())] += 1
                     break
     return {acronym: counts.most_common(1)[0][0] for acronym, counts in found.items()}
 
 
-def _singular(phrase: str) -> str:
+def singular(phrase: str) -> str:
     """'large language models' -> 'large language model' (a reading matches an optional plural "s")."""
     if phrase.endswith("s") and not phrase.endswith(("ss", "us", "is")) and len(phrase.split()[-1]) > 3:
         return phrase[:-1]

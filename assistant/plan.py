@@ -28,6 +28,7 @@ from .query_words import ASKING_WORDS, FUNCTION_WORDS, GENERAL_HEADS, NOT_TOPIC_
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 from .search import HEARD_ABOUT, focus
 from .savings_asked import ANY, INFERENCE, TRAINING, savings_asked, what_is_saved, without_savings_words
+from .kind_set_aside import kind_set_aside
 from .training_asked import FREE, REQUIRED, training_asked, without_training_words
 
 KINDS = ("topic", "list", "named", "contribution", "compare", "followup", "out_of_scope")
@@ -230,7 +231,8 @@ def topic_examples(question: str) -> list[str]:
 
 
 # "papers on reasoning efficiency, but not using RL", "Lean papers excluding physics": a topic whose papers the
-# list leaves out (a set difference; "agents that are not language models" is a property, and stays a contrast)
+# list leaves out (a set difference; "agents that are not language models" is a property of the agents:
+# ``kind_set_aside``)
 _BUT_NOT = re.compile(r"(?:,\s*|\s+)(?:(?:but|and)\s+" + _NOT_SETTING_ASIDE + r"|excluding|except(?:\s+for)?|other\s+than|leaving\s+out|"
                       r"(?:(?:that|which)\s+)?(?:have|has)\s+nothing\s+to\s+do\s+with|unrelated\s+to)\s+"
                       r"(?:(?:the\s+)?(?:ones|papers|those)\s+)?(?:(?:that\s+)?(?:are\s+)?(?:on|about|using|with|for|in|that\s+use)\s+)?"
@@ -429,6 +431,8 @@ class Plan:
     examples_of: str = ""                       # what the examples are instances of, when a paper clearly on one must
                                                 # be near it too ("RL for multimodal models (vision or audio)": not
                                                 # every vision paper)
+    not_kind: tuple[str, ...] = ()              # (thing, kind): a list of papers on things that are not of that kind
+                                                # ("agents that are not language models": ``kind_set_aside``)
     means: list[str] = field(default_factory=list)  # what a list asks each paper to use, one of them ("... with
                                                 # verifiers or reward models": ``means_asked``)
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
@@ -499,6 +503,10 @@ class Plan:
             return f"comparison of the best papers on {about}"
         return "comparison: " + (" vs ".join(names) if len(names) > 1 else about)
 
+    def _not_kind_note(self) -> str:
+        """', only agents that are not language models', or '' when the plan sets no kind aside."""
+        return f", only {self.not_kind[0]} that are not {self.not_kind[1]}" if self.not_kind else ""
+
     def kinds_text(self, only: str = " ({} only)") -> str:
         """The kinds asked for, as the answer names them: 'theory or survey/position', 'benchmark/dataset
         (benchmarks only)'; ``only`` frames the data use."""
@@ -567,6 +575,8 @@ class Plan:
             out["examples_of"] = self.examples_of
         if self.without:
             out["without"] = self.without
+        if self.not_kind:
+            out["not_kind"] = list(self.not_kind)
         if self.means:
             out["means"] = self.means
         if self.in_general:
@@ -592,6 +602,7 @@ class Plan:
                 text += f", or clearly on {' or '.join(self.examples)}"
             if self.without:
                 text += f", less those on {self.without}"
+            text += self._not_kind_note()
         elif self.kind == "contribution":
             kinds, only = (" and " if self.every_kind else " or ").join(self.contributions), self.use_note()
             text = (f"contribution question: every paper whose main contribution is {kinds}{only}" if self.mainly
@@ -600,6 +611,7 @@ class Plan:
                 text += f", or clearly on {' or '.join(self.examples)}"
             if self.without:
                 text += f", less those on {self.without}"
+            text += self._not_kind_note()
             if self.resolution:  # "none has it as its main contribution": the papers that bring it (``broadened``)
                 text += f" ({self.resolution})"
         elif self.kind == "named":
@@ -614,6 +626,7 @@ class Plan:
             text = "not a question about the papers"
         else:
             text = f"topic question: the best papers on {about}" if about.strip() else "topic question: the best papers in the store"
+            text += self._not_kind_note()
         if self.training:
             text += f" ({TRAINING_NOTES[self.training]} only)"
         if self.saves:
@@ -1455,7 +1468,8 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
         form = _method_form(question, kinds)
         rest, given = without_contribution_words(query, form), topic_examples(question)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
-                    examples=given, without=left_out_topic(question), examples_of=without_contribution_words(without_examples(query), form) if given and _only_paren_examples(question) else "",
+                    examples=given, without=left_out_topic(question), not_kind=kind_set_aside(question) or (),
+                    examples_of=without_contribution_words(without_examples(query), form) if given and _only_paren_examples(question) else "",
                     data_use=_data_use(question, kinds), method_form=form,
                     every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
@@ -1475,11 +1489,11 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
     if is_list(question) or (not named and (_BARE_QUESTION.match(question) or given or (
             not about_one and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question)))):
         return Plan(kind="list", form=FORMS["list"], examples=given, without=left_out_topic(question),
-                    examples_of=without_examples(query) if _only_paren_examples(question) else "",
+                    not_kind=kind_set_aside(question) or (), examples_of=without_examples(query) if _only_paren_examples(question) else "",
                     means=means_asked(query) if not given else [], **base)
     if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
-    return Plan(kind="topic", form=FORMS["topic"], **base)
+    return Plan(kind="topic", form=FORMS["topic"], not_kind=kind_set_aside(question) or (), **base)
 
 
 # What several papers named each do: "How do SFPO, DPH-RL and THR each intervene in RL training?"

@@ -24,6 +24,7 @@ from ingest.main_contribution import read as read_contributions
 from . import schema
 from .schema import BENCHMARK, METHOD
 from .filters import Filter
+from .kind_set_aside import drop_of_the_kind
 from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
 from .acronyms import definitions, readings
@@ -110,6 +111,9 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         if not plan.query.strip() or not saving:
             return Selection(_by_title(saving), store=searcher.store)
         where = (where or Filter()).restricted_to(saving)
+    if plan.not_kind and plan.query.strip():  # "RL for agents that are not language models": searched among the
+        # papers on no such agents, so that the gates measure each paper against the best of those
+        where = (where or Filter()).restricted_to(_not_of_the_kind(plan, searcher, where))
     if plan.like:  # "are there similar papers?"
         return Selection(searcher.similar(plan.like, k=k, where=where))
     if plan.kind == "named":
@@ -178,12 +182,21 @@ def _head_of(phrase: str) -> str:
 
 
 def _less_left_out(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
-    """``hits`` less the papers a list on what the plan leaves out gives ("..., but not using RL")."""
+    """``hits`` less the papers a list on what the plan leaves out gives ("..., but not using RL"), and less those
+    working on a thing of the kind it sets aside ("agents that are not language models": ``kind_set_aside``)."""
+    if plan.not_kind:
+        hits = drop_of_the_kind(hits, *plan.not_kind)
     if not plan.without:
         return hits
     on, _empty = searcher.search_topics(plan.without, k=None, gate=LIST_GATE, where=where,
                                         topic_list=[plan.without], pool=LIST_POOL)
     return [h for h in hits if h.id not in {o.id for o in on}]
+
+
+def _not_of_the_kind(plan: Plan, searcher: HybridSearcher, where) -> list[str]:
+    """The papers among the list pool of the plan's query that work on no thing of the kind it sets aside."""
+    pool = [_hit(c) for c in searcher.candidates(plan.query, where=where, pool=LIST_POOL)]
+    return [h.id for h in drop_of_the_kind(pool, *plan.not_kind)]
 
 
 def _on_examples(plan: Plan, searcher: HybridSearcher, found: set[str], gate: Gate, k: int, where) -> list[PaperHit]:

@@ -625,6 +625,21 @@ def test_a_list_but_not_a_topic_leaves_out_the_papers_on_it(corpus):
     assert "LASER-D" in short(c.title for c in plain.citations) and "LASER-D" not in short(c.title for c in less.citations)
 
 
+def test_a_list_of_things_not_of_a_kind_leaves_out_the_papers_on_things_of_it(corpus):
+    """RL for agents that are not language models: ReaPER and ReCouPLe, not the papers on LLM agents (the kind as
+    their agents' modifier), nor RL papers on LLMs that have no agents at all. ReCouPLe, whose one mention of
+    language models is the fine-tuning it does without, is kept: a list on "language models" would leave it out."""
+    plain = corpus.ask("which papers propose RL or reward learning methods for agents?", llm="none", page_size=None)
+    asked = corpus.ask("which papers propose RL or reward learning methods for agents that aren't LLMs?", llm="none",
+                       page_size=None)
+    assert asked.plan.not_kind == ("agents", "LLMs") and asked.plan.line().endswith(", only agents that are not LLMs")
+    cited = short(c.title for c in asked.citations)
+    assert {"ReaPER", "ReCouPLe"} <= cited and cited < short(c.title for c in plain.citations)
+    assert not any(re.search(r"\bLLMs?\b|language model", c.text) and "ReCouPLe" not in c.title for c in asked.citations)
+    left_out = [c for c in plain.citations if c.title not in {a.title for a in asked.citations}]
+    assert left_out and all(not re.search(r"\bagents?\b", c.text, re.IGNORECASE) or "LLM" in c.text for c in left_out)
+
+
 def test_topics_asked_as_papers_on_each(corpus):
     both = corpus.ask("papers on Lean and papers on robots", llm="none")
     assert both.plan.topics == ["Lean", "robots"]

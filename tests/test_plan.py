@@ -639,6 +639,41 @@ def test_the_topic_a_list_leaves_out(question, topic):
     assert left_out_topic(question) == topic
 
 
+@pytest.mark.parametrize("question, set_aside", [
+    ("agents that are not language models", ("agents", "language models")),
+    ("which papers train agents that aren't LLMs?", ("agents", "LLMs")),
+    ("RL methods for agents which are not large language models, e.g. game-playing agents", ("agents", "large language models")),
+    ("papers about sequence models that are not transformers", ("models", "transformers")),
+    ("evaluation data that isn't English-only", None),  # a mass, not things counted: "dataset" papers lack "data"
+    ("papers that are not about RL", None),  # the papers themselves: a topic left out, not a kind
+    ("methods that are not trained with RL", None),  # how they are made, not what they are
+    ("agents that are not only capable but safe", None),  # a degree, not a kind
+])
+def test_the_kind_a_question_sets_aside(question, set_aside):
+    from assistant.kind_set_aside import kind_set_aside
+
+    assert kind_set_aside(question) == set_aside
+    plan = plan_of(question)
+    assert plan.not_kind == (set_aside or ())
+    assert (plan.as_dict().get("not_kind") or None) == (list(set_aside) if set_aside else None)
+    assert plan.line().endswith(f", only {set_aside[0]} that are not {set_aside[1]}") if set_aside else \
+        ", only " not in plan.line()
+
+
+def test_a_thing_of_the_kind_is_one_the_kind_modifies_or_only_said_with_it():
+    from assistant.kind_set_aside import of_the_kind
+
+    defined = {"LLM": "large language model"}
+    assert of_the_kind("We study LLM agents in bandits.", "agents", "language models", defined)
+    assert of_the_kind("Large Language Model (LLM)-powered agents browse the web.", "agents", "language models", defined)
+    assert of_the_kind("This turns the LLM into an interpretable agent.", "agents", "language models", defined)
+    assert of_the_kind("We fine-tune SpeechLLMs for emotion.", "agents", "language models", defined)  # no agent at all
+    assert not of_the_kind("Experience replay helps online reinforcement learning agents. It needs no "
+                           "language-model fine-tuning.", "agents", "language models", defined)
+    assert not of_the_kind("Sequence modeling is dominated by transformers. Our recurrent model is linear in time.",
+                           "models", "transformers", {})
+
+
 @pytest.mark.parametrize("question,means", [
     ("papers on test-time scaling of LLM reasoning with verifiers or reward models", ["verifiers", "reward models"]),
     ("which papers train agents via imitation or RL?", ["imitation", "RL"]),
