@@ -262,14 +262,28 @@ _USED_ON = re.compile(r"^(?:papers?\s+|works?\s+)?(?:that\s+|which\s+)?(?:use|us
                       r"employing)\s+(?!of\b)(?P<means>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:to|for|on|in)\s+(?P<head>\w.*)$", re.IGNORECASE)
 
 
+def used_means(query: str, examples: list[str] = ()) -> list[str]:
+    """The means a topic said as using it on something asks each paper to use (``_USED_ON``): 'use reinforcement
+    learning to train multimodal models (vision, audio or speech)' -> ['reinforcement learning'], whatever
+    ``examples`` it gives of what the means is used on; none when they are examples of the means ('use human
+    preference to align models (RLHF, preference optimization)': a paper may name one and not the means)."""
+    used = _USED_ON.match(query.strip())
+    if not used or not topic_runs(used.group("means")) or not topic_runs(used.group("head")) \
+            or used.group("means").lower() in _ANY_MEANS:
+        return []
+    means_words = {w for run in topic_runs(used.group("means")) for w in map(str.lower, run)}
+    if any(means_words & {w for run in topic_runs(e) for w in map(str.lower, run)} for e in examples):
+        return []
+    return [used.group("means")]
+
+
 def means_asked(query: str) -> list[str]:
     """The means a list question's topic asks each paper to use, one of them (``_MEANS``, ``_USED_ON``): 'test-time
     scaling of LLM reasoning with verifiers or reward models' -> ['verifiers', 'reward models']; 'use reinforcement
     learning to train multimodal models' -> ['reinforcement learning']; [] for a topic asking none."""
-    used = _USED_ON.match(query.strip())
-    if used and topic_runs(used.group("means")) and topic_runs(used.group("head")) \
-            and used.group("means").lower() not in _ANY_MEANS:
-        return [used.group("means")]
+    used = used_means(query)
+    if used:
+        return used
     found = _MEANS.search(query)
     if not found or _TAKES_WITH.search(found.group("head")) or not topic_runs(found.group("head")):
         return []
@@ -1488,9 +1502,11 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
     given = examples(question)
     if is_list(question) or (not named and (_BARE_QUESTION.match(question) or given or (
             not about_one and _ASKS_WHICH.match(question) and not _ONE_ASKED.match(question)))):
+        # with examples, only a means used on something ("use RL to train multimodal models (vision or audio)"):
+        # examples of a means' alternatives ("with verifiers, e.g. Lean") ask for no means
         return Plan(kind="list", form=FORMS["list"], examples=given, without=left_out_topic(question),
                     not_kind=kind_set_aside(question) or (), examples_of=without_examples(query) if _only_paren_examples(question) else "",
-                    means=means_asked(query) if not given else [], **base)
+                    means=means_asked(query) if not given else used_means(query, given), **base)
     if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], not_kind=kind_set_aside(question) or (), **base)

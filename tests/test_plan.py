@@ -691,6 +691,15 @@ def test_the_means_a_list_asks_each_paper_to_use(question, means):
         assert plan.line().endswith(f", using {' or '.join(means)}") and " with " not in plan.line()
 
 
+def test_a_means_used_on_what_the_examples_are_of_is_still_asked():
+    """"Use RL to train multimodal models (vision, audio or speech)": the examples are of the models, and each paper
+    must still use RL; "(RLHF, preference optimization)" after "use human preference" are examples of the means."""
+    rl = plan_of("which papers use reinforcement learning to train multimodal models (vision, audio or speech)?")
+    assert rl.examples == ["vision", "audio", "speech"] and rl.means == ["reinforcement learning"]
+    preference = plan_of("papers that use human preference to align models (RLHF, preference optimization)?")
+    assert preference.examples and preference.means == []
+
+
 def test_a_new_metric_is_a_form_of_method():
     for question in ("Which papers propose new evaluation metrics?", "Which papers introduce a new metric or measure as a "
                      "core contribution?", "Which papers propose a new scoring function for reward models?"):
