@@ -1363,8 +1363,9 @@ def make_plan(question: str, *, query: str, topics: list[str], named: list[str],
     papers whose names it holds (in order); ``followup`` a conversation's resolution, when it leans on
     the last answer."""
     plan = _planned(question, query=query, topics=topics, named=named, filters=filters, followup=followup)
-    saves = savings_asked(question) if plan.kind in _OF_ANY_TRAINING and plan.restrict_to is None and not plan.like \
-        else ""
+    # not a cost said in a clause that sets papers aside ("..., but not the ones about long video efficiency")
+    saves = savings_asked(without_contrasts(question)) if plan.kind in _OF_ANY_TRAINING and plan.restrict_to is None \
+        and not plan.like else ""
     if saves:
         plan = _cutting_a_cost(plan, saves)
     training = training_asked(question) if plan.kind in _OF_ANY_TRAINING else ""
@@ -1452,11 +1453,13 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
     if len(named) == 1 and not is_compare(question) and _better_than_a_technique(question):
         # "What is TRU and why is it better than gradient ascent?": about TRU, set against a technique, not a paper
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
-    if (is_compare(question) and (len(named) >= 2 or (len(compared_names(question)) >= 2 and not _every_paper_on(question)))) \
+    if (is_compare(question) and (len(named) >= 2 or (len(compared_names(question)) >= 2 and not _every_paper_on(question)
+                                                       and not _vs_in_a_topic(question, named)))) \
             or (len(named) >= 2 and _EACH_OF_THEM.search(question)) \
             or (_THAN.search(question) and (len(named) >= 2 or (named and len(compared_names(question)) >= 2))):
         return Plan(kind="compare", form=FORMS["compare"], papers=list(named), **base)
-    if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)) and not _COMPARING_IN_A_CLAUSE.search(question):
+    if is_compare(question) and is_list(_COMPARE_FRAME.sub("", question)) and not _COMPARING_IN_A_CLAUSE.search(question) \
+            and not _vs_in_a_topic(question, named):
         # "compare the papers on Lean"; not "papers that build on GRPO or compare against GRPO", a list
         about = re.sub(r"^(?:the|all|these|those)\s+(?:(?:two|three|four|five|six|\d+)\s+)?|^(?:two|three|four|five|six|\d+)\s+",
                        "", without_contrasts(focus(_COMPARE_FRAME.sub("", question))),
@@ -1510,6 +1513,19 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
     if about_one:
         return Plan(kind="named", form=FORMS["named"], papers=list(named), **base)
     return Plan(kind="topic", form=FORMS["topic"], not_kind=kind_set_aside(question) or (), **base)
+
+
+# A question asking which papers there are, naming none: its "X vs. Y" is a topic ("which papers are about the
+# exploration vs. exploitation problem?"), not two papers to compare
+_WHICH_PAPERS = re.compile(r"^\s*(?:(?:and|so)[, ]+)?(?:which|what)\s+(?:papers|works|studies|abstracts|submissions)\b",
+                           re.IGNORECASE)
+_VS = re.compile(r"\s(?:vs\.?|versus)\s", re.IGNORECASE)
+
+
+def _vs_in_a_topic(question: str, named: list[str]) -> bool:
+    """Whether the only comparison ``question`` makes is an "X vs. Y" inside the topic of a question asking which
+    papers there are, naming none (``_WHICH_PAPERS``)."""
+    return not named and bool(_WHICH_PAPERS.match(question)) and not is_compare(_VS.sub(" ", question))
 
 
 # What several papers named each do: "How do SFPO, DPH-RL and THR each intervene in RL training?"

@@ -148,7 +148,8 @@ _LEADING_BEFORE = {"of": {"kinds", "kind", "types", "type", "sorts", "sort", "ru
                    "for": {"methods", "approaches", "techniques", "ways", "ideas"},
                    "exist": {"methods", "approaches", "techniques", "ways", "ideas"}}  # a word that frames before these
 _TRAILING = frozenset("papers paper works abstracts articles please anything there out what's whats which any at all are "
-                      "is exist exists".split())  # "what other papers involving robots are in the collection?"
+                      "is exist exists instead then too also".split())  # "what other papers involving robots are in
+# the collection?", "what about audio instead?"
 _TOKEN = re.compile(r"[\w'’]+|[—–:]|(?<=\s)-(?=\s)")
 
 

@@ -130,6 +130,8 @@ def test_the_rules_give_each_question_its_kind(question, kind):
     ("Papers proposing new optimizers", "proposing new optimizers"),
     ("I need every paper that does something with Lean 4.", "Lean 4"),
     ("Show me all work where LLMs act as agents", "LLMs act as agents"),
+    ("what about audio instead?", "audio"),  # words no topic ends with
+    ("and what about robotics then?", "robotics"),
 ])
 def test_the_words_that_frame_a_question_are_not_searched(question, searched):
     """The frame would pull the search toward every abstract ("do any papers ..." abstained on Mamba)."""
@@ -1295,6 +1297,19 @@ def test_a_follow_up_asking_how_its_papers_use_training_keeps_no_topic(followup,
     assert plan.kind == "followup" and plan.training == training
     if training:
         assert plan.query == "" and ", on " not in plan.resolution
+
+
+def test_a_cost_said_in_a_clause_setting_papers_aside_is_not_asked_for():
+    plan = plan_of("papers on multimodal reasoning over images with vlms, but not the ones about long video efficiency")
+    assert plan.kind == "list" and plan.saves == "" and plan.without == "long video efficiency"
+
+
+def test_x_vs_y_in_the_topic_of_a_which_papers_question_is_no_comparison():
+    """"Which papers are about the exploration vs. exploitation problem?" names no paper to compare: a list."""
+    topic = plan_of("Which papers are about the exploration vs. exploitation problem in RL with language models?")
+    assert topic.kind == "list" and "exploration vs. exploitation" in topic.query
+    assert plan_of("Which papers compare exploration vs. exploitation bonuses, and how do they differ?").kind == "compare"
+    assert plan_of("PoLR vs CRISP", named=["p1", "p2"]).kind == "compare"
 
 
 @pytest.mark.parametrize("question,saves,topic", [
