@@ -46,18 +46,27 @@ def of_the_kind(text: str, thing: str, kind: str, defined: dict[str, str]) -> bo
     setting the kind aside leaves it out: the kind modifies the thing somewhere ("LLM agents", "LLM-powered
     agents"), or every sentence naming the thing names the kind too. ``defined``: the acronyms the papers define
     (``acronyms.definitions``), so that "LLM" is a "language model"."""
-    thing_word = rf"(?i:\b{_word_forms(thing)}\b)"
-    kind_words = _kind_pattern(kind, defined)
-    if re.search(rf"(?:{kind_words})\)?(?i:[\s-]+(?:based|powered|driven|backed|enabled|style))?[\s-]+{thing_word}", text):
-        return True
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if re.search(thing_word, s)]
-    return all(re.search(kind_words, s) for s in sentences)
+    return _of_the_kind(text, *_patterns(thing, kind, defined))
 
 
 def drop_of_the_kind(hits: list, thing: str, kind: str) -> list:
     """``hits`` (each with ``title`` and ``text``) less those working on a ``thing`` of ``kind`` (``of_the_kind``)."""
-    defined = definitions(h.text for h in hits)
-    return [h for h in hits if not of_the_kind(f"{h.title}. {h.text}", thing, kind, defined)]
+    patterns = _patterns(thing, kind, definitions(h.text for h in hits))  # once for all the papers
+    return [h for h in hits if not _of_the_kind(f"{h.title}. {h.text}", *patterns)]
+
+
+def _patterns(thing: str, kind: str, defined: dict[str, str]) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
+    """What ``_of_the_kind`` looks for: the kind modifying the thing, the thing, and the kind."""
+    thing_word = rf"(?i:\b{_word_forms(thing)}\b)"
+    kind_words = _kind_pattern(kind, defined)
+    modifying = rf"(?:{kind_words})\)?(?i:[\s-]+(?:based|powered|driven|backed|enabled|style))?[\s-]+{thing_word}"
+    return re.compile(modifying), re.compile(thing_word), re.compile(kind_words)
+
+
+def _of_the_kind(text: str, modifying: re.Pattern, thing: re.Pattern, kind: re.Pattern) -> bool:
+    if modifying.search(text):
+        return True
+    return all(kind.search(s) for s in re.split(r"(?<=[.!?])\s+", text) if thing.search(s))
 
 
 def _word_forms(word: str) -> str:

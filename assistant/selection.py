@@ -184,7 +184,7 @@ def _head_of(phrase: str) -> str:
 def _less_left_out(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
     """``hits`` less the papers a list on what the plan leaves out gives ("..., but not using RL"), and less those
     working on a thing of the kind it sets aside ("agents that are not language models": ``kind_set_aside``)."""
-    if plan.not_kind:
+    if plan.not_kind and not plan.query.strip():  # on a topic, ``_select`` searched among such papers only
         hits = drop_of_the_kind(hits, *plan.not_kind)
     if not plan.without:
         return hits
