@@ -92,8 +92,10 @@ class Assistant:
             self.store.follow_other_writers(force=True)  # start from what another process added
             report = ingest_paths(targets, store=self.store, embedder=self.embedder, settings=self.settings,
                                   progress=progress, rebuild=rebuild)
-            if report.changed:
-                self.lexical.sync()  # pay the BM25 indexing here, not on the next query
+            if report.changed:  # pay the indexing here, not on the next query
+                self.lexical.sync()
+                self.ranker.keywords.sync()
+                self.ranker.vectors.ensure_current()
         return report
 
     @cached_property
@@ -109,7 +111,21 @@ class Assistant:
 
         if not self._open_for_reading():
             raise StoreError("The store is empty.", "Run `assistant ingest` to load the bundled abstracts, or `assistant ingest PATH`.")
-        return HybridSearcher(self.store, self.embedder, self.lexical)
+        return HybridSearcher(self.store, self.embedder, self.lexical, self.ranker)
+
+    @cached_property
+    def ranker(self):
+        """The order of papers before any reading of the question (``retrieval.ranking``), over the BM25 index,
+        the keyword field's and the paper vectors, which live beside the BM25 index."""
+        from .lexical import LexicalIndex
+        from .retrieval.paper_vectors import PaperVectors
+        from .retrieval.ranking import PaperRanker
+
+        if not self._open_for_reading():
+            raise StoreError("The store is empty.", "Run `assistant ingest` to load the bundled abstracts, or `assistant ingest PATH`.")
+        folder = self.lexical.folder
+        vectors = PaperVectors(self.store, folder.with_name(f"{folder.name}-vectors"))
+        return PaperRanker(self.store, self.lexical, vectors, LexicalIndex(self.store, folder, field="keywords"))
 
     def search(self, query: str, k: int | None = None, *, where: Filter | dict[str, Any] | str | None = None,
                page: int = 1, page_size: int | None = SETTINGS_PAGE) -> list[PaperHit]:
@@ -132,10 +148,38 @@ class Assistant:
         answer fits a follow-up, the best papers of the whole store on it (``plan.beyond_the_set``)."""
         selection = self.select(plan, k=k, where=where)
         wider = (broadened(plan) or beyond_the_set(plan)) if not selection.hits else None
-        if wider is None:
-            return plan, selection
-        found = self.select(wider, k=k, where=where)
-        return (wider, found) if found.hits else (plan, selection)
+        if wider is not None:
+            found = self.select(wider, k=k, where=where)
+            plan, selection = (wider, found) if found.hits else (plan, selection)
+        return plan, self._with_the_described(plan, selection, where, self._check_k(k))
+
+    def _with_the_described(self, plan: Plan, selection, where, k: int):
+        """``selection`` with the paper the question describes first, when the ranking core finds that it describes
+        one (``PaperRanker.known_item``) and the plan's reading left it out: "a method that retrieves logits from a
+        small reference set to improve decoding" read as asking for methods. Not for a plan about given papers
+        (a follow-up, a comparison, a named paper), nor for a page after the first."""
+        from .results import PaperHit
+        from .selection import Selection
+
+        if plan.restrict_to is not None or plan.kind in ("compare", "named", "out_of_scope") or plan.like \
+                or plan.unanchored or not plan.query.strip() or getattr(plan, "page", 1) != 1:
+            return selection
+        where = self._filter(where)
+        allowed = self.store.paper_ids(where)
+        vector = self.embedder.embed_query(plan.query)
+        known = self.ranker.known_item(plan.query, vector, allowed=allowed)
+        if known is None or any(h.id == known.id for h in selection.hits):
+            return selection
+        records = self.store.get_papers([known.id])
+        if known.id not in records:
+            return selection
+        meta, text = records[known.id]
+        best = self.ranker.vectors.best_chunks([known.id], vector).get(known.id)
+        passage = text[best[2][0]:best[2][1]] if best and best[2][0] >= 0 else ""
+        hit = PaperHit.from_store(known.id, meta, text, score=known.score, passage=passage)
+        found = None if selection.found is None else selection.found + 1
+        hits = [hit, *selection.hits] if plan.paged else [hit, *selection.hits][:k]
+        return Selection(hits, selection.empty_topics, selection.store, found)
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
              page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",

@@ -76,10 +76,16 @@ class Scores:
         return 0.0 if row is None else float(self.values[row])
 
 
+FIELDS = ("text", "keywords")  # what a paper's document is: its title twice and abstract, or its keywords
+
+
 class LexicalIndex:
-    def __init__(self, store: Store, folder: Path) -> None:
+    def __init__(self, store: Store, folder: Path, field: str = "text") -> None:
+        if field not in FIELDS:
+            raise ValueError(f"unknown field {field!r}")
         self.store = store
-        self.folder = folder
+        self.folder = folder if field == "text" else folder.with_name(f"{folder.name}-{field}")
+        self.field = field
         self._lock = threading.Lock()
         self._stem = stemmer()
         self._revision: str | None = None
@@ -94,6 +100,19 @@ class LexicalIndex:
         self._speller = NameSpeller([])
         self.english = EnglishWords()  # words a query may hold that are no slips ('enumerate'), nor names
         self._titles: dict[str, str] = {}
+
+    def _signature(self, meta: dict) -> str:
+        """What the paper's document is made of, as kept in a segment: a paper whose signature changed is
+        indexed again (its title, or for the keyword field its keywords)."""
+        if self.field == "keywords":
+            return "; ".join(str(k) for k in (meta.get("keywords") or []))
+        return str(meta.get("title", ""))
+
+    def _document(self, meta: dict, text: str) -> str:
+        if self.field == "keywords":
+            return ". ".join(str(k) for k in (meta.get("keywords") or []))
+        title = str(meta.get("title", ""))
+        return f"{title}. {title}. {text}"
 
     # -- tokens --------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[str]]:
@@ -159,7 +178,7 @@ class LexicalIndex:
 
     def _sync(self, revision: str) -> None:
         """Index the papers the store has and this index lacks (or holds with another title)."""
-        stored = {pid: str(meta.get("title", "")) for pid, meta, _ in self.store.iter_papers(include_text=False)}
+        stored = {pid: self._signature(meta) for pid, meta, _ in self.store.iter_papers(include_text=False)}
         release_free_memory()  # reading every paper's metadata leaves ~70 MB free but resident at 20k
         held: dict[str, str] = {}
         for seg in self._segments:
@@ -185,10 +204,9 @@ class LexicalIndex:
             batch = self.store.get_papers(paper_ids[start:start + FETCH])
             texts = []
             for pid, (meta, text) in batch.items():
-                title = str(meta.get("title", ""))
                 ids.append(pid)
-                titles.append(title)
-                texts.append(f"{title}. {title}. {text}")
+                titles.append(self._signature(meta))
+                texts.append(self._document(meta, text))
             batch_terms, batch_counts = [], []
             for tokens in self.tokenize(texts) if texts else []:
                 terms, counts = np.unique(np.fromiter((self._vocab.setdefault(t, len(self._vocab)) for t in tokens),
@@ -237,8 +255,9 @@ class LexicalIndex:
 
     def _merge_live(self) -> None:
         matrix, self._ids, titles = self._live_rows()
-        self._speller = NameSpeller(titles, self._ids)
-        self._titles = dict(zip(self._ids, titles))
+        if self.field == "text":  # the keyword field's segments keep keywords where titles are kept
+            self._speller = NameSpeller(titles, self._ids)
+            self._titles = dict(zip(self._ids, titles))
         self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()
         lengths = np.asarray(matrix.sum(axis=1)).ravel()

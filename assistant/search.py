@@ -44,6 +44,7 @@ HEARD_ABOUT = (r"(?:(?:i|we)\s+(?:keep|kept)\s+(?:hearing|reading|seeing)|(?:i'v
                r"(?:been\s+)?(?:hearing|heard|reading|read)(?:\s+a\s+lot)?)\s+(?:about|of)")
 RECENT_SEARCHES = 4  # searches kept for an answer that searches a query again (``HybridSearcher.candidates``)
 CANDIDATE_LEXICAL = 20
+CANDIDATE_RANKED = 10  # papers the ranking core proposes (``retrieval.ranking``)
 LEXICAL_WEIGHT = 0.35
 RRF_K = 60  # reciprocal-rank fusion constant (the usual value; 20 measured the same)
 HEADLESS = 0.5  # the coverage kept by a paper without the head of a hyphenated compound (``_without_the_head``)
@@ -365,10 +366,11 @@ def fuse_order(ranked: list[Candidate], k: int = RRF_K) -> list[Candidate]:
 
 
 class HybridSearcher:
-    def __init__(self, store: Store, embedder: Embedder, lexical: LexicalIndex) -> None:
+    def __init__(self, store: Store, embedder: Embedder, lexical: LexicalIndex, ranker=None) -> None:
         self.store = store
         self.embedder = embedder
         self.lexical = lexical
+        self.ranker = ranker  # ``retrieval.ranking.PaperRanker``: the papers' order before the question is read
         self._recent: dict[tuple, list[Candidate]] = {}  # the last few searches, as the store stood for them
         self._recent_lock = threading.Lock()
 
@@ -390,6 +392,10 @@ class HybridSearcher:
                     self._recent.pop(next(iter(self._recent)))
         return [copy.copy(c) for c in kept]
 
+    @property
+    def vectors(self):
+        return self.ranker.vectors
+
     def forget_recent(self) -> None:
         """Drop the searches kept (``candidates``): a benchmark times searches, not lookups."""
         with self._recent_lock:
@@ -407,6 +413,9 @@ class HybridSearcher:
         allowed = self.store.paper_ids(where)  # BM25 holds no metadata
         bm25 = self.lexical.scores(query, allowed=allowed)
         proposed = [pid for pid, _ in bm25.top(CANDIDATE_LEXICAL)]
+        # the papers the ranking core puts first, which neither the chunks nor BM25 alone may reach
+        order = self.ranker.order(query, vector, allowed=allowed)
+        proposed += [pid for pid in order.best(CANDIDATE_RANKED) if pid not in proposed]
         named = [pid for pid in named if allowed is None or pid in allowed]
         proposed += [pid for pid in named if pid not in proposed]
         records = self.store.get_papers(list({*found, *proposed}))  # one read per search
@@ -455,7 +464,7 @@ class HybridSearcher:
             c.unknown = unknown
         self._phrased(query, ranked, defined)
         self._without_the_head(query, ranked)
-        ranked = fuse_order(ranked)
+        ranked.sort(key=lambda c: order.score(c.id, c.dense), reverse=True)
         first = sorted((c for c in ranked if c.named), key=lambda c: named.index(c.id))  # in the order named
         return first + [c for c in ranked if not c.named]
 
@@ -526,14 +535,18 @@ class HybridSearcher:
         return gate.passing(self.candidates(query, where=where, pool=pool))
 
     def _dense_for(self, paper_ids: list[str], records: dict, vector: np.ndarray) -> dict[str, tuple[float, dict]]:
-        """Best-chunk similarity (and that chunk's metadata) of papers that only BM25 proposed. Chunk ids
-        are known from the paper records (``schema.chunk_ids``), so they are fetched by id (fast) rather than by a metadata filter (slow on a
-        large store)."""
-        ids = [cid for pid in paper_ids for cid in schema.chunk_ids(records[pid][0], pid)]
-        if not ids:
-            return {}
-        got = self.store.chunks.get(ids=ids, include=["embeddings", "metadatas"])
+        """Best-chunk similarity (and that chunk's span, as chunk metadata) of papers that the chunk search did not
+        reach, from the chunk vectors the ranking core holds; a paper it lacks yet (an ingest in progress), or
+        whose best chunk is no verbatim span, has its chunks read from the store by id (by a metadata filter
+        it is slow on a large store)."""
         best: dict[str, tuple[float, dict]] = {}
+        for pid, (score, index, (start, end)) in self.vectors.best_chunks(paper_ids, vector).items():
+            if start >= 0:
+                best[pid] = (score, {"paper_id": pid, "start": start, "end": end})
+        ids = [cid for pid in paper_ids if pid not in best for cid in schema.chunk_ids(records[pid][0], pid)]
+        if not ids:
+            return best
+        got = self.store.chunks.get(ids=ids, include=["embeddings", "metadatas"])
         for emb, meta in zip(got["embeddings"], got["metadatas"]):
             score = float(np.dot(np.asarray(emb, dtype=np.float32), vector))
             if meta["paper_id"] not in best or score > best[meta["paper_id"]][0]:
