@@ -5,11 +5,14 @@ corpus, never committed). No test reaches the network."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import time
 
 import pytest
 
-from .conftest import ROOT, run_cli
+from .conftest import ASSISTANT, ROOT, run_cli
 from .standins.openreview_standin import OpenReviewStandIn, free_port, notes_from_corpus
 
 CORPUS = ROOT.parent / "shared" / "corpus" / "iclr2026.jsonl.gz"
@@ -27,8 +30,8 @@ def notes():
     return made
 
 
-def ingest(home, api, *args):
-    return run_cli("ingest", "--openreview", VENUE, "--openreview-page-size", "50", *args, home=home,
+def ingest(home, api, *args, page_size: int = 50):
+    return run_cli("ingest", "--openreview", VENUE, "--openreview-page-size", str(page_size), *args, home=home,
                    env={"ASSISTANT_OPENREVIEW_URL": api.url})
 
 
@@ -65,29 +68,43 @@ def test_ingest_downloads_every_page_as_api_notes_and_the_papers_are_found(tmp_p
     assert {p["title"] for p in json.loads(listed.stdout)} == withdrawn  # the venue is there for a decision filter
 
 
-def test_an_interrupted_download_resumes_after_its_last_complete_page(tmp_path, notes):
+def test_a_download_cut_or_interrupted_resumes_after_its_last_complete_page(tmp_path, notes):
     home = tmp_path / "home"
     few = notes[:60]
     ordered = sorted(few, key=lambda n: n["id"])
+    part, state = home / (DOWNLOAD + ".part"), home / (DOWNLOAD + ".state.json")
     with OpenReviewStandIn(few) as api:
         api.fail_after_pages(1)  # the network goes after the first page
-        cut = ingest(home, api)
+        cut = ingest(home, api, page_size=25)
         assert cut.returncode != 0 and "Traceback" not in cut.stderr
         assert len(cut.stderr.strip().splitlines()) == 1 and "resumes" in cut.stderr, cut.stderr
-        part = home / (DOWNLOAD + ".part")
-        assert [n["id"] for n in lines(part)] == [n["id"] for n in ordered[:50]]
+        assert [n["id"] for n in lines(part)] == [n["id"] for n in ordered[:25]]
         assert not (home / DOWNLOAD).exists()  # a half download is never the file ingest reads
 
         api.heal()
         api.requests.clear()
-        resumed = ingest(home, api, "--json")
+        api.slow_after_pages(1, seconds=120)  # the next page comes at once, the one after keeps it waiting
+        env = {**os.environ, "ASSISTANT_HOME": str(home), "ASSISTANT_LLM": "none", "ASSISTANT_OPENREVIEW_URL": api.url}
+        running = subprocess.Popen([str(ASSISTANT), "ingest", "--openreview", VENUE, "--openreview-page-size", "25"],
+                                   env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while len(api.note_requests()) < 2 and time.monotonic() < deadline and running.poll() is None:
+            time.sleep(0.2)
+        running.send_signal(signal.SIGINT)  # Ctrl-C while page 3 is on its way
+        _, stderr = running.communicate(timeout=60)
+        assert running.returncode == 130 and stderr.strip() == "interrupted", stderr
+        assert json.loads(state.read_text())["notes"] == 50 and len(lines(part)) == 50
+
+        api.heal()
+        api.requests.clear()
+        resumed = ingest(home, api, "--json", page_size=25)
         asked = api.note_requests()
     assert resumed.returncode == 0, resumed.stderr
     report = json.loads(resumed.stdout)
     assert report["download"]["resumed_from"] == 50 and report["added"] == 60
-    assert [r.get("after") for r in asked] == [ordered[49]["id"]]  # page 1 is not asked for again
+    assert [r.get("after") for r in asked] == [ordered[49]["id"]]  # the finished pages are not asked for again
     assert not any(path == "/groups" for path, _ in api.requests)
-    assert lines(home / DOWNLOAD) == ordered and not part.exists()
+    assert lines(home / DOWNLOAD) == ordered and not part.exists() and not state.exists()
 
 
 def test_an_unreachable_server_is_one_line_and_a_failure(tmp_path):
@@ -103,11 +120,14 @@ def test_a_rate_limit_is_waited_out_and_server_errors_retried(tmp_path, notes):
 
     with OpenReviewStandIn(notes) as api:
         api.rate_limit(1, seconds=1.5)
+        shown = []
         started = time.monotonic()
-        fetched = fetch(VENUE, tmp_path / "a.jsonl", base_url=api.url, page_size=50, backoff=0.05)
+        fetched = fetch(VENUE, tmp_path / "a.jsonl", base_url=api.url, page_size=50, backoff=0.05,
+                        progress=lambda *bar: shown.append(bar))
         waited = time.monotonic() - started
         assert (fetched.notes, fetched.count, len(api.note_requests())) == (120, 120, 4)
         assert waited >= 1.2  # until the resetTime the 429 gave, not the short backoff
+        assert shown == [(50, 120, "downloading"), (100, 120, "downloading"), (120, 120, "downloading")]
 
         api.requests.clear()
         api.server_errors(2)
@@ -131,6 +151,13 @@ def test_limits_that_do_not_lift_soon_unknown_venues_and_refusals_say_so(tmp_pat
         api.server_errors(10)
         with pytest.raises(OpenReviewError, match=r"HTTP 503 \(Service Unavailable\).*resumes"):
             fetch(VENUE, tmp_path / "c.jsonl", base_url=api.url, backoff=0.01)
+
+        api.heal()
+        api.requests.clear()
+        api.server_errors(1, status=403)
+        with pytest.raises(OpenReviewError, match=r"refused /notes with HTTP 403 \(Forbidden: you do not have"):
+            fetch(VENUE, tmp_path / "e.jsonl", base_url=api.url)
+        assert len(api.note_requests()) == 1  # a refusal is said, not retried
 
     with OpenReviewStandIn([]) as empty:
         with pytest.raises(OpenReviewError, match="lists no submissions"):

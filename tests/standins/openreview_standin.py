@@ -15,7 +15,8 @@ ICLR 2026 corpus, which is never committed: tests build them at run time.
 
 It can misbehave on purpose: ``fail_after_pages(n)`` serves n pages of notes, then drops every later
 connection without an answer (a network cut mid-download) until ``heal()``; ``rate_limit(k)`` answers the
-next k notes requests with the API's 429 RateLimitError body; ``server_errors(k)`` with 503. ``requests``
+next k notes requests with the API's 429 RateLimitError body; ``server_errors(k, status)`` with 503 or
+another error; ``slow_after_pages(n, s)`` makes later pages wait s seconds (to interrupt a download). ``requests``
 records every call as ``(path, params)``.
 
 By hand::
@@ -117,7 +118,11 @@ class OpenReviewStandIn:
         self._pages_left: int | None = None  # notes pages still served before connections drop
         self._rate_limited = 0
         self._rate_limit_seconds = 1.0
-        self._server_errors = 0
+        self._errors = 0
+        self._error_status = 503
+        self._slow_after: int | None = None  # notes pages answered at once before each answer waits
+        self._slow_seconds = 0.0
+        self._healed = threading.Event()  # wakes the waiting answers
         self._server = _Server((host, port), self)
         self._thread: threading.Thread | None = None
 
@@ -127,18 +132,27 @@ class OpenReviewStandIn:
         return f"http://{host}:{port}"
 
     def fail_after_pages(self, pages: int) -> None:
+        """Serve ``pages`` notes pages, then drop every later connection unanswered."""
         self._pages_left = pages
 
+    def slow_after_pages(self, pages: int, seconds: float) -> None:
+        """Answer ``pages`` notes pages at once, then wait ``seconds`` (or until ``heal``) before each answer."""
+        self._slow_after, self._slow_seconds = pages, seconds
+        self._healed.clear()
+
     def heal(self) -> None:
-        self._pages_left = None
+        self._pages_left = self._slow_after = None
+        self._errors = self._rate_limited = 0
+        self._healed.set()
 
     def rate_limit(self, times: int = 1, seconds: float = 1.0) -> None:
         """Answer the next ``times`` notes requests 429, the limit lifting ``seconds`` later."""
         self._rate_limited = times
         self._rate_limit_seconds = seconds
 
-    def server_errors(self, times: int = 1) -> None:
-        self._server_errors = times
+    def server_errors(self, times: int = 1, status: int = 503) -> None:
+        """Answer the next ``times`` notes requests with this HTTP error (503 Service Unavailable by default)."""
+        self._errors, self._error_status = times, status
 
     def note_requests(self) -> list[dict[str, str]]:
         return [params for path, params in self.requests if path == "/notes"]
@@ -162,7 +176,13 @@ class OpenReviewStandIn:
     def answer(self, path: str, params: dict[str, str]) -> tuple[int, dict] | None:
         """``(status, body)`` for one GET, or None to drop the connection unanswered."""
         with self._lock:
-            self.requests.append((path, params))
+            self.requests.append((path, params))  # on arrival, so a test sees a request still waiting
+            wait = path == "/notes" and self._slow_after is not None and self._slow_after <= 0
+            if path == "/notes" and self._slow_after is not None:
+                self._slow_after -= 1
+        if wait:
+            self._healed.wait(self._slow_seconds)
+        with self._lock:
             if path == "/groups":
                 return self._groups(params)
             if path != "/notes":
@@ -174,9 +194,9 @@ class OpenReviewStandIn:
             if self._rate_limited:
                 self._rate_limited -= 1
                 return 429, _rate_limit_error(self._rate_limit_seconds)
-            if self._server_errors:
-                self._server_errors -= 1
-                return 503, _error("ServiceUnavailableError", "Service Unavailable", 503)
+            if self._errors:
+                self._errors -= 1
+                return self._error_status, _ERRORS.get(self._error_status, _error("Error", "Error", self._error_status))
             return self._notes(params)
 
     def _groups(self, params: dict[str, str]) -> tuple[int, dict]:
@@ -204,6 +224,10 @@ class OpenReviewStandIn:
 
 def _error(name: str, message: str, status: int) -> dict:
     return {"name": name, "message": message, "status": status, "details": {"reqId": "2025-11-22-1234567"}}
+
+
+_ERRORS = {503: _error("ServiceUnavailableError", "Service Unavailable", 503),
+           403: _error("ForbiddenError", "Forbidden: you do not have permission to read these notes", 403)}
 
 
 def _rate_limit_error(seconds: float) -> dict:
@@ -241,11 +265,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         status, body = answer
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client left while its answer waited
+            self.close_connection = True
 
 
 def main(argv: list[str] | None = None) -> None:
