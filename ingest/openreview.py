@@ -14,7 +14,8 @@ submission invitation's name comes from the venue group (``GET /groups?id=<venue
 Resuming: pages go to ``<name>.jsonl.part``; after each complete page a small state file beside it records
 the bytes written, the notes and the last id, replaced atomically. A rerun after an interruption cuts the
 part file back to the last complete page and goes on after that id; a finished download is renamed to
-``<name>.jsonl`` and its state removed, so a half download is never read as a whole one.
+``<name>.jsonl`` and its state removed, so a half download is never read as a whole one. A run after a
+finished one downloads afresh (decisions and abstracts change), replacing the file only once it is whole.
 """
 
 from __future__ import annotations
@@ -78,7 +79,10 @@ def fetch(venue_id: str, dest: Path, *, base_url: str = DEFAULT_URL, client: htt
     interrupted download of the same venue. Raises ``OpenReviewError`` with a one-line reason."""
     if not 1 <= page_size <= PAGE_LIMIT:
         raise OpenReviewError(f"page size {page_size} is out of range.", f"Use 1 to {PAGE_LIMIT}.")
-    base_url = base_url.rstrip("/")
+    base_url = base_url.strip().rstrip("/")
+    if not re.match(r"https?://[^/\s]+", base_url):
+        raise OpenReviewError(f"ASSISTANT_OPENREVIEW_URL={base_url!r} is not an http(s) address.",
+                              f"Set it like {DEFAULT_URL}, or unset it.")
     own_client = client is None
     api = _Api(client or httpx.Client(timeout=TIMEOUT, headers={"Accept": "application/json"}), base_url, backoff)
     dest = Path(dest)
@@ -184,7 +188,7 @@ class _Api:
             self.requests += 1
             try:
                 response = self.client.get(self.base_url + path, params=params)
-            except httpx.ConnectError as exc:  # nothing answers: no retry would help now
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # no server, no route: retrying will not help now
                 raise _unreachable(self.base_url, exc) from None
             except (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError) as exc:
                 failed += 1
@@ -210,6 +214,10 @@ class _Api:
                                           _RERUN) from None
                 time.sleep(self.backoff * 2 ** (failed - 1))
                 continue
+            if response.status_code >= 400 and _api_error(response) is None:  # a proxy or another server
+                raise OpenReviewError(f"{self.base_url}{path} answered HTTP {response.status_code} "
+                                      f"({_message(response)}), not as OpenReview's API does.",
+                                      "Is ASSISTANT_OPENREVIEW_URL an OpenReview API v2 server?")
             if response.status_code == 404 and missing_venue:
                 raise _no_venue(missing_venue)
             if response.status_code >= 400:
@@ -237,6 +245,16 @@ def _unreachable(base_url: str, exc: Exception) -> OpenReviewError:
 def _no_venue(venue_id: str) -> OpenReviewError:
     return OpenReviewError(f"OpenReview has no venue {venue_id!r}.",
                            "Check the id on the venue's OpenReview page, e.g. ICLR.cc/2026/Conference.")
+
+
+def _api_error(response: httpx.Response) -> dict | None:
+    """The API's JSON error body (``{"name": "NotFoundError", "message": ..., "status": 404}``, the shape
+    openreview-py's ``tools.get_group`` reads), or None for an answer from something else (a proxy, a web page)."""
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    return body if isinstance(body, dict) and isinstance(body.get("name"), str) and "message" in body else None
 
 
 def _message(response: httpx.Response) -> str:

@@ -8,7 +8,10 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -158,6 +161,15 @@ def test_limits_that_do_not_lift_soon_unknown_venues_and_refusals_say_so(tmp_pat
         with pytest.raises(OpenReviewError, match=r"refused /notes with HTTP 403 \(Forbidden: you do not have"):
             fetch(VENUE, tmp_path / "e.jsonl", base_url=api.url)
         assert len(api.note_requests()) == 1  # a refusal is said, not retried
+
+    pages = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(tmp_path)))
+    threading.Thread(target=pages.serve_forever, daemon=True).start()
+    try:  # a web server that is no API, as a proxy or a mistyped address gives: not "no such venue"
+        with pytest.raises(OpenReviewError, match=r"/groups answered HTTP 404 \(File not found\), not as OpenReview"):
+            fetch(VENUE, tmp_path / "f.jsonl", base_url=f"http://127.0.0.1:{pages.server_address[1]}")
+    finally:
+        pages.shutdown()
+        pages.server_close()
 
     with OpenReviewStandIn([]) as empty:
         with pytest.raises(OpenReviewError, match="lists no submissions"):
