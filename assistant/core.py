@@ -98,6 +98,17 @@ class Assistant:
                 self.ranker.vectors.ensure_current()
         return report
 
+    def ingest_openreview(self, venue_id: str, *, progress=None, rebuild: bool = False, page_size: int | None = None):
+        """Download a venue's submissions from OpenReview (``ASSISTANT_OPENREVIEW_URL``) into
+        ``<home>/downloads/``, resuming an interrupted download, then ingest that file.
+        Returns ``(Fetched, IngestReport)``."""
+        from ingest.openreview import PAGE_LIMIT, download_name, fetch
+
+        dest = self.settings.home / "downloads" / f"{download_name(venue_id)}.jsonl"
+        fetched = fetch(venue_id, dest, base_url=self.settings.openreview_url, progress=progress,
+                        page_size=page_size or PAGE_LIMIT)
+        return fetched, self.ingest([fetched.path], progress=progress, rebuild=rebuild)
+
     @cached_property
     def lexical(self):
         from .lexical import LexicalIndex, index_folder

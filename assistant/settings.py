@@ -69,6 +69,8 @@ class Settings:
     max_k: int = field(default=100, metadata={"help": "most papers one search or answer may ask for"})
     page_size: int = field(default=20, metadata={"help": "papers per page of a list answer (\"which papers ...\")"})
     max_filter_values: int = field(default=100, metadata={"help": "most values one filter may hold (all fields together)"})
+    openreview_url: str = field(default="https://api2.openreview.net",
+                                metadata={"help": "OpenReview API v2 server that `assistant ingest --openreview VENUE` downloads from"})
 
     def __post_init__(self) -> None:
         if self.llm not in LLM_CHOICES:

@@ -38,9 +38,13 @@ def cli(home, chroma_url):
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object with the counts and what was skipped")
 @click.option("--rebuild", is_flag=True, help="drop the store, then ingest PATHS (default: the bundled abstracts) from scratch; after a change of model, chunking or version")
+@click.option("--openreview", "venue_id", metavar="VENUE_ID",
+              help="download VENUE_ID's submissions from OpenReview into the data folder (an interrupted download "
+                   "resumes), then ingest them [server: env ASSISTANT_OPENREVIEW_URL]")
+@click.option("--openreview-page-size", type=click.IntRange(1, 1000), default=None, hidden=True)  # tests: many pages
 @click.pass_context
 @fail_cleanly
-def ingest(ctx, paths, as_json, rebuild):
+def ingest(ctx, paths, as_json, rebuild, venue_id, openreview_page_size):
     """Add abstracts from files or folders (.txt, .jsonl, .csv). With no PATH: the bundled ICLR 2026 corpus.
 
     Unchanged abstracts are skipped before embedding, so re-running is fast. Exit code 1 if anything was skipped.
@@ -49,23 +53,34 @@ def ingest(ctx, paths, as_json, rebuild):
     Examples:
       assistant ingest
       assistant ingest papers/ openreview.jsonl --json
+      assistant ingest --openreview ICLR.cc/2026/Conference
     """
     from .interrupts import stoppable
     from .progress import progress_bar
 
+    if venue_id is not None and paths:
+        raise click.UsageError("give either PATHS or --openreview VENUE_ID")
     assistant = assistant_for(ctx)
+    fetched = None
     with stoppable() as pressed, progress_bar() as bar:
         def progress(done: int, total: int, stage: str) -> None:
             if pressed.is_set():  # a Ctrl-C that could not raise where it landed (a finalizer)
                 raise KeyboardInterrupt
             bar(done, total, stage)
 
-        report = assistant.ingest(list(paths) or None, progress=progress, rebuild=rebuild)
+        if venue_id is not None:
+            fetched, report = assistant.ingest_openreview(venue_id, progress=progress, rebuild=rebuild,
+                                                          page_size=openreview_page_size)
+        else:
+            report = assistant.ingest(list(paths) or None, progress=progress, rebuild=rebuild)
         if pressed.is_set():
             raise KeyboardInterrupt
     if as_json:
-        print_json(report.as_dict())
+        print_json({**report.as_dict(), **({"download": fetched.as_dict()} if fetched else {})})
     else:
+        if fetched:
+            resumed = f", resuming after {fetched.resumed_from}" if fetched.resumed_from else ""
+            click.echo(f"Downloaded {fetched.notes} submissions of {venue_id}{resumed} into {fetched.path}.")
         relabelled = f" ({report.relabelled} given new contribution labels)" if report.relabelled else ""
         click.echo(f"{report.added} added, {report.updated} updated, {report.removed} removed, "
                    f"{report.unchanged} unchanged{relabelled} in {report.seconds:.1f}s; "
