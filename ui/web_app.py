@@ -20,7 +20,7 @@ import gradio as gr
 
 from assistant.core import MAX_PAGE
 from assistant.errors import AssistantError, StoreError
-from assistant.filters import FACETS
+from assistant.filters import FACETS, decision_groups
 from assistant.settings import LLM_CHOICES
 
 from . import web_render as render
@@ -38,8 +38,8 @@ ALL_FILES = "All files"
 EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", "benchmarks for legal reasoning",
             "which papers make LLM agents better at information seeking?")
 STAGES = {"reading": "Reading files", "embedding": "Embedding new abstracts"}
-FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords",
-                 "contribution": "Contribution"}
+FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision",
+                 "area": "Primary area", "keyword": "Keywords", "contribution": "Contribution"}
 FILTER_CHOICES_MAX = 1000  # values listed per filter; with more, the first ones are listed (keywords can be typed)
 
 
@@ -314,6 +314,8 @@ class WebApp:
         updates = []
         for facet, chosen in zip(FACETS, filters):
             values = [str(v) for v in facets.get(facet, [])]
+            if facet == "decision":  # "accepted", "oral", ... first, then each decision the papers have
+                values = [*decision_groups(values), *values]
             listed = values[:FILTER_CHOICES_MAX]
             keep = [v for v in (chosen or []) if v in values or (facet == "keyword" and v)]
             info = None
