@@ -261,6 +261,8 @@ def _embed_and_write(papers: list[Paper], *, store: Store, encoder, chunker: Chu
     if not papers:
         return
     total = len(papers)
+    if progress:  # the bar starts now, so its rate and time left count the first window too
+        progress(0, total, "embedding")
     papers.reverse()  # windows are popped off the end, in the original order
 
     def next_window() -> list[Paper]:
