@@ -125,3 +125,21 @@ def test_source_card_shows_area_decision_and_tldr_escaped():
     assert '<span class="label decision" title="decision">Accept (Oral)</span>' in card
     assert '<p class="tldr"><b>TL;DR:</b> Guidance &lt;script&gt;x&lt;/script&gt; twice.</p>' in card
     assert ".tldr" not in source_card(1, _citation()) and "tldr" not in source_card(1, _citation())
+
+
+def test_a_gzipped_export_can_be_uploaded(make_assistant, tmp_path):
+    """The browser's upload takes a .jsonl.gz as `assistant ingest` does; another .gz is refused by name."""
+    from ui.web_app import WebApp
+
+    app = WebApp(make_assistant())
+    export = tmp_path / "reviewed.jsonl.gz"
+    with gzip.open(export, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps({"id": "AbCdEfGh12", "title": "FooBench", "primary_area": "datasets and benchmarks",
+                             "abstract": "We introduce FooBench, a benchmark of 500 chemistry problems for language "
+                                         "models; they solve only 12% of them."}) + "\n")
+    archive = tmp_path / "slides.pdf.gz"
+    archive.write_bytes(gzip.compress(b"%PDF-1.4"))
+    report = app.add_files([str(export), str(archive)])
+    assert "slides.pdf.gz" in report and "gzipped: .jsonl.gz" in report
+    (paper,) = app.assistant.papers()
+    assert paper.url == "https://openreview.net/forum?id=AbCdEfGh12" and paper.primary_area == "datasets and benchmarks"

@@ -22,6 +22,7 @@ from assistant.core import MAX_PAGE
 from assistant.errors import AssistantError, StoreError
 from assistant.filters import FACETS, decision_groups
 from assistant.settings import LLM_CHOICES
+from ingest.parse import file_kind
 
 from . import web_render as render
 from .web_numbers import whole_number
@@ -31,7 +32,7 @@ log = logging.getLogger("ui.web")
 MAX_UPLOAD_MB = 20
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
 API_CONVERSATIONS = 1000  # API conversations remembered at once
-UPLOAD_TYPES = (".txt", ".jsonl", ".csv")
+UPLOAD_TYPES = (".txt", ".jsonl", ".csv", ".gz")  # .gz: one of the others gzipped (papers.jsonl.gz)
 K_MAX = 10
 SEARCH_K_MAX = 100  # the API's /search may list more papers than an answer cites
 ALL_FILES = "All files"
@@ -348,8 +349,8 @@ class WebApp:
         for item in items:
             src = Path(item if isinstance(item, (str, Path)) else getattr(item, "path", None) or item.name)
             original = Path(getattr(item, "orig_name", None) or src.name).name
-            if src.suffix.lower() not in UPLOAD_TYPES:
-                rejected.append((original, "is not a .txt, .jsonl or .csv file"))
+            if src.suffix.lower() not in UPLOAD_TYPES or file_kind(Path(original)) is None:
+                rejected.append((original, "is not a .txt, .jsonl or .csv file (or one gzipped: .jsonl.gz)"))
                 continue
             try:
                 size = src.stat().st_size

@@ -85,7 +85,7 @@ def build_app(assistant) -> gr.Blocks:
                 gr.Markdown(
                     f"Upload **.txt** (an optional header line such as `ICLR 2026 Papers`, then abstracts separated "
                     f"by blank lines), **.jsonl** or **.csv** (an `abstract` field, optionally `title`, `authors`, "
-                    f"`year`, …). Up to {MAX_UPLOAD_MB} MB per file. Abstracts already in the library are not embedded "
+                    f"`year`, …), or any of them gzipped (**.jsonl.gz**, an OpenReview export). Up to {MAX_UPLOAD_MB} MB per file. Abstracts already in the library are not embedded "
                     f"again; uploading a file with the same name again replaces what it added before.")
                 files = gr.File(file_count="multiple", file_types=list(UPLOAD_TYPES), type="filepath",
                                 label="Abstract files", elem_id="upload")
