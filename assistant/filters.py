@@ -18,16 +18,27 @@ from .errors import InputError
 from .schema import CONTRIBUTION_LABELS
 
 # field -> the metadata key paper and chunk records hold it under
-FIELDS = {"file": "files", "year": "year", "venue": "venue", "decision": "decision", "keyword": "keywords",
-          "contribution": "contributions"}
-ALIASES = {"source": "file", "files": "file", "keywords": "keyword", "contributions": "contribution"}
+FIELDS = {"file": "files", "year": "year", "venue": "venue", "decision": "decision", "area": "primary_area",
+          "keyword": "keywords", "contribution": "contributions"}
+ALIASES = {"source": "file", "files": "file", "keywords": "keyword", "contributions": "contribution",
+           "primary_area": "area", "primary area": "area", "areas": "area", "decisions": "decision"}
 LIST_KEYS = {"files", "keywords", "contributions"}  # list metadata: a value matches when the list contains it
-FACETS = ("file", "year", "venue", "decision", "keyword", "contribution")  # the fields the browser offers, in order
+FACETS = ("file", "year", "venue", "decision", "area", "keyword", "contribution")  # the fields the browser offers, in order
 # The kinds of contribution ingest labels papers with. A filter names one whole or by one of its words:
 # contribution=benchmark, contribution=empirical.
 CONTRIBUTIONS = CONTRIBUTION_LABELS
-HINT = ('Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, keyword, contribution).')
+HINT = ('Write filters like "year=2026; file=a.txt" (fields: file, year, venue, decision, area, keyword, '
+        'contribution).')
 YEARS = (1, 9999)
+# Groups of OpenReview decisions a filter may name instead of one decision ("decision=accepted"), each as what
+# the decision starts with or holds, lower-cased: "Accept (Poster)", "Accept (Conditional Oral)" are accepted,
+# the second oral too. A store's decisions are matched against them (``Filter.resolved``).
+DECISION_GROUPS = {"accepted": ("accept", ""), "oral": ("accept", "oral"), "spotlight": ("accept", "spotlight"),
+                   "poster": ("accept", "poster"), "rejected": ("reject", ""), "desk rejected": ("desk reject", ""),
+                   "withdrawn": ("withdraw", "")}
+DECISION_WORDS = {"accept": "accepted", "reject": "rejected", "desk reject": "desk rejected",
+                  "desk-rejected": "desk rejected", "withdraw": "withdrawn"}
+RESOLVED = ("decision", "area")  # fields whose values are read against the store's (``Filter.resolved``)
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,25 @@ class Filter:
         if max_values is not None and count > max_values:
             raise _too_many(f"{count:,}", max_values)
         return self
+
+    @property
+    def needs_resolving(self) -> bool:
+        """Whether it names a decision or an area, which ``resolved`` reads against the store's values."""
+        return any(field in RESOLVED for field, _values in self.terms)
+
+    def resolved(self, known: Mapping[str, Iterable[Any]]) -> "Filter":
+        """This filter with its decisions and areas as the store holds them (``known``: ``facet_values``):
+        a group of decisions as every decision in it ("accepted": "Accept (Poster)", "Accept (Oral)"), an
+        area by its whole name or an unambiguous part ("reinforcement learning"), in any case. Raises
+        ``InputError`` naming a value that is none of them, with the values there are."""
+        terms = []
+        for field, values in self.terms:
+            if field in RESOLVED:
+                choices = [str(v) for v in known.get(field, [])]
+                values = tuple(dict.fromkeys(v for value in values for v in
+                                             (_decisions(value, choices) if field == "decision" else (_area(value, choices),))))
+            terms.append((field, values))
+        return Filter(tuple(terms), self.paper_ids)
 
     def restricted_to(self, paper_ids: Iterable[str]) -> "Filter":
         """Only these papers (and only those of them this filter already allows)."""
@@ -174,6 +204,48 @@ def _typed(field: str, name: str, value: Any) -> Any:
     if field == "contribution":
         return _contribution(text)
     return text
+
+
+def decision_groups(decisions: Iterable[str]) -> list[str]:
+    """The groups (``DECISION_GROUPS``) that hold one of ``decisions`` at least, in their order: what a filter
+    can offer beside the decisions themselves."""
+    lowered = [str(d).lower() for d in decisions]
+    return [group for group, (start, holds) in DECISION_GROUPS.items()
+            if any(d.startswith(start) and holds in d for d in lowered)]
+
+
+def _decisions(value: str, known: list[str]) -> list[str]:
+    """The store's decisions ``value`` names: one of them (in any case), or those of a group ("accepted")."""
+    wanted = " ".join(value.lower().replace("_", " ").split())
+    exact = [d for d in known if d.lower() == wanted]
+    if exact:
+        return exact
+    group = DECISION_GROUPS.get(DECISION_WORDS.get(wanted, wanted))
+    if group is not None:
+        start, holds = group
+        return [d for d in known if d.lower().startswith(start) and holds in d.lower()] or [value]
+    named = ", ".join(DECISION_GROUPS)
+    held = f"; or one the papers have: {', '.join(known)}" if known else " (no paper in the store has a decision)"
+    raise InputError(f"decision={value!r} is not a decision.", f"Use a group: {named}{held}.")
+
+
+def _area(value: str, known: list[str]) -> str:
+    """The store's primary area ``value`` names: whole, or by a part that only one area holds."""
+    wanted = " ".join(value.lower().split())
+    exact = [a for a in known if a.lower() == wanted]
+    if exact:
+        return exact[0]
+    holding = [a for a in known if wanted in a.lower()]
+    if len(holding) == 1:
+        return holding[0]
+    if holding:
+        raise InputError(f"area={value!r} is part of {len(holding)} primary areas: {'; '.join(holding)}.",
+                         "Write more of the one you mean.")
+    if not known:
+        raise InputError(f"area={value!r}: no paper in the store has a primary area.",
+                         "Ingest an export with a primary_area field (OpenReview's has one).")
+    raise InputError(f"area={value!r} is not a primary area of the store's papers.",
+                     f"Use one of them, or a part of one: {'; '.join(known)}.")
 
 
 def _contribution(value: str) -> str:

@@ -52,6 +52,24 @@ class PaperHit:
         """What costs its work cuts ("inference", "training"); [] for other papers."""
         return schema.savings(self.metadata) or []
 
+    @property
+    def url(self) -> str | None:
+        """Its page (an OpenReview forum), when the data gave one."""
+        return self.metadata.get("url")
+
+    @property
+    def primary_area(self) -> str | None:
+        return self.metadata.get("primary_area")
+
+    @property
+    def tldr(self) -> str | None:
+        """The authors' one-line summary, when the data gave one."""
+        return self.metadata.get("tldr")
+
+    @property
+    def decision(self) -> str | None:
+        return self.metadata.get("decision")
+
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]
 
@@ -60,4 +78,5 @@ class PaperHit:
                 "sources": [{"file": s["file"], "position": s["position"], "path": s["path"]} for s in self.sources],
                 "score": round(self.score, 4), "text": self.text, "passage": self.passage, "topic": self.topic,
                 "contributions": self.contributions, "main_contribution": self.main_contribution,
-                "data_uses": self.data_uses, "method_forms": self.method_forms, "savings": self.savings}
+                "data_uses": self.data_uses, "method_forms": self.method_forms, "savings": self.savings,
+                "url": self.url, "primary_area": self.primary_area, "tldr": self.tldr, "decision": self.decision}

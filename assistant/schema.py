@@ -4,7 +4,8 @@ read by the store, search and results. Change the layout here, and ``SCHEMA`` wi
 A paper record (id: the abstract's hash) holds the abstract as its document and, as metadata, its
 ``title`` (``title_given``: from the data, not derived), ``sources`` (JSON: every place it was found,
 ``{"file", "path", "position"}``), ``files`` (their names, for filters), ``n_chunks`` and the optional
-fields of the data (``authors``, ``url``, ``venue``, ``decision``, ``ext_id``, ``year``, ``keywords``), and
+fields of the data (``DATA_FIELDS``: ``authors``, ``url`` (its page, an OpenReview forum say), ``venue``,
+``decision``, ``primary_area``, ``tldr`` (the authors' one-line summary), ``ext_id``, ``year``, ``keywords``), and
 the kinds of contribution ingest labelled it with (``contributions``), the chief one among them
 (``main_contribution``), what its benchmarks or datasets are for (``data_uses``) and what form its
 method takes (``method_forms``) and what costs it cuts (``savings``), all by the rules of ``LABELLER_KEY``.
@@ -19,7 +20,10 @@ from __future__ import annotations
 import json
 
 SCHEMA = 2  # 2: chunk records point into their abstract instead of copying it
-FILTER_FIELDS = ("year", "venue", "decision", "keywords", "contributions")  # copied onto chunks, with ``files``
+FILTER_FIELDS = ("year", "venue", "decision", "primary_area", "keywords", "contributions")  # copied onto chunks, with ``files``
+# What a paper record holds from the data itself: written again when a file is ingested again, so a store
+# ingested before a field was read (or an export with new decisions) gets it without re-embedding.
+DATA_FIELDS = ("authors", "url", "venue", "decision", "primary_area", "tldr", "ext_id", "year", "keywords")
 LABELLER_KEY = "contributions_version"  # which rules labelled a paper's ``contributions``: others are relabelled
 # The kinds of contribution ingest labels a paper with (``ingest.contributions``), in the order label lists keep.
 CONTRIBUTION_LABELS = ("benchmark/dataset", "method", "theory", "empirical study/analysis", "survey/position",
@@ -97,17 +101,31 @@ def paper_metadata(title: str, title_given: bool, fields: dict, sources: list[di
     """A paper record's metadata from what parsing found (``fields``: title, authors, id, year, ...)."""
     out: dict = with_sources({"title": title, "title_given": title_given}, sources)
     out["n_chunks"] = n_chunks
-    for key in ("authors", "url", "venue", "decision"):
+    out.update(data_fields(fields))
+    return out
+
+
+def data_fields(fields: dict) -> dict:
+    """The ``DATA_FIELDS`` a paper record holds of what parsing found (keywords a list or a string)."""
+    out: dict = {}
+    for key in ("authors", "url", "venue", "decision", "primary_area", "tldr"):
         if fields.get(key):
             out[key] = str(fields[key])
     if fields.get("id"):
         out["ext_id"] = str(fields["id"])
     if str(fields.get("year", "")).strip().isdigit():
         out["year"] = int(str(fields["year"]).strip())
-    keywords = [k.strip().lower() for k in str(fields.get("keywords", "")).replace(";", ",").split(",") if k.strip()]
+    given = fields.get("keywords", "")
+    listed = given if isinstance(given, list) else str(given).replace(";", ",").split(",")
+    keywords = list(dict.fromkeys(k.strip().lower() for k in listed if k.strip()))
     if keywords:
         out["keywords"] = keywords
     return out
+
+
+def with_data_fields(paper_meta: dict, fields: dict) -> dict:
+    """``paper_meta`` with the data fields that ``fields`` (what parsing found) gives, new or changed."""
+    return {**paper_meta, **data_fields(fields)}
 
 
 def shared_with_chunks(paper_meta: dict) -> dict:

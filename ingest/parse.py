@@ -2,8 +2,10 @@
 
 - ``.txt`` (the seed format): an optional header line, then abstracts separated by blank lines.
 - ``.jsonl`` / ``.json`` lines and ``.csv``: an ``abstract`` field, optional metadata
-  (``title``, ``authors``, ``id``, ``url``, ``keywords``, ``year``, ``venue``, ``decision``),
-  which is the shape of an OpenReview export (``{"value": ...}`` wrappers are unwrapped).
+  (``title``, ``authors``, ``id``, ``url`` or ``openreview_url``, ``keywords``, ``year``, ``venue``,
+  ``decision``, ``primary_area``, ``tldr``), which is the shape of an OpenReview export: a flat row, or an
+  API v2 note (fields under ``content``, each in a ``{"value": ...}`` wrapper, the tldr spelt ``TLDR``).
+- any of them gzip-compressed (``.jsonl.gz``, ``.csv.gz``, ``.txt.gz``), read as a stream.
 
 Every problem is reported as a ``Skipped`` with the file (and line) and what to do; one bad
 file or line never stops the others.
@@ -14,26 +16,35 @@ from __future__ import annotations
 import codecs
 import csv
 import errno
+import gzip
 import io
 import json
 import os
 import re
 import stat
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .records import METADATA_FIELDS, Record, Skipped, Source, clean_text
 
 SUFFIXES = {".txt": "seed", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}
+COMPRESSED = ".gz"  # any of SUFFIXES gzip-compressed: "iclr2026.jsonl.gz"
 MAX_ABSTRACT_CHARS = 20_000  # the longest real abstracts are ~3,000 characters
 MIN_ABSTRACT_CHARS = 40
-MAX_FILE_BYTES = 1 << 30
+MAX_FILE_BYTES = 1 << 30  # on disk, and once decompressed (a small gzip can hold a huge file)
 MAX_LINE_CHARS = MAX_ABSTRACT_CHARS * 2
 ENCODING_SAMPLE = 4 << 20
 TOO_LONG = "\x00too-long"  # marks a block that held an over-long line
 _BINARY_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"GIF8", b"%PDF", b"PK\x03\x04", b"\x7fELF", b"\x1f\x8b")
 _YEAR = re.compile(r"\b(19|20)\d{2}\b")
+# OpenReview's forum ids ("00F7BfXLYJ"), and the fields only its exports have: a row with such an id, one of
+# these fields and no url gets its forum page as its url.
+_OPENREVIEW_ID = re.compile(r"[A-Za-z0-9_-]{8,14}")
+_OPENREVIEW_FIELDS = ("forum", "primary_area", "submission_number", "number", "venueid", "invitation")
+OPENREVIEW_FORUM = "https://openreview.net/forum?id={}"
+_FIELD_ALIASES = {"openreview_url": "url", "tl;dr": "tldr"}  # other spellings of METADATA_FIELDS ("TLDR" is lowered)
 
 
 @dataclass
@@ -63,10 +74,10 @@ def discover(paths: Iterable[Path | str]) -> tuple[list[Path], list[Skipped]]:
             if not found:
                 skipped.append(Skipped(str(path), "folder holds no .txt, .jsonl or .csv files"))
             files.extend(sorted(found))
-        elif path.suffix.lower() in SUFFIXES:
+        elif file_kind(path):
             files.append(path)
         else:
-            skipped.append(Skipped(str(path), _unsupported(path.suffix)))
+            skipped.append(Skipped(str(path), _unsupported(_suffix(path))))
     return files, skipped
 
 
@@ -113,10 +124,10 @@ def _walk(folder: Path, found: list[Path], other_types: dict[str, list[Path]], s
             skipped.append(Skipped(str(path), problem))
         elif path.is_dir():
             _walk(path, found, other_types, skipped, seen)
-        elif path.suffix.lower() in SUFFIXES:
+        elif file_kind(path):
             found.append(path)
         else:
-            other_types.setdefault(path.suffix.lower(), []).append(path)
+            other_types.setdefault(_suffix(path), []).append(path)
 
 
 def _grouped(folder: Path, other_types: dict[str, list[Path]]) -> list[Skipped]:
@@ -132,7 +143,64 @@ def _grouped(folder: Path, other_types: dict[str, list[Path]]) -> list[Skipped]:
 
 
 def _unsupported(suffix: str) -> str:
-    return f"unsupported file type {suffix or '(no extension)'}: export abstracts as .txt, .jsonl or .csv"
+    return (f"unsupported file type {suffix or '(no extension)'}: export abstracts as .txt, .jsonl or .csv "
+            "(or gzip one: .jsonl.gz)")
+
+
+def file_kind(path: Path) -> str | None:
+    """"seed", "jsonl" or "csv" for a file of a supported type, compressed or not; None for any other."""
+    return SUFFIXES.get(_inner_suffix(path))
+
+
+def _compressed(path: Path) -> bool:
+    return path.suffix.lower() == COMPRESSED
+
+
+def _inner_suffix(path: Path) -> str:
+    """The suffix of the format: ".jsonl" for both "a.jsonl" and "a.jsonl.gz"."""
+    return Path(path.stem).suffix.lower() if _compressed(path) else path.suffix.lower()
+
+
+def _suffix(path: Path) -> str:
+    """The suffix a file is reported by: ".pdf", ".pdf.gz"."""
+    return _inner_suffix(path) + COMPRESSED if _compressed(path) else path.suffix.lower()
+
+
+class _TooBig(Exception):
+    """A compressed file that decompresses to over MAX_FILE_BYTES."""
+
+
+class _Capped(io.RawIOBase):
+    """A decompressed stream that stops with ``_TooBig`` past ``limit`` bytes, so a gzip bomb is refused
+    part way rather than filling memory or the disk."""
+
+    def __init__(self, raw, limit: int) -> None:
+        self._raw, self._left = raw, limit
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        count = self._raw.readinto(buffer)
+        self._left -= count
+        if self._left < 0:
+            raise _TooBig
+        return count
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+def _opener(path: Path) -> Callable[[], io.BufferedIOBase]:
+    """How to open ``path`` for its bytes, decompressed when it is gzipped."""
+    if _compressed(path):
+        return lambda: io.BufferedReader(_Capped(gzip.open(path, "rb"), MAX_FILE_BYTES))
+    return lambda: path.open("rb")
+
+
+# What a corrupt or cut-short gzip raises while it is read (zlib.error for bad data, EOFError when cut short).
+_GZIP_ERRORS = (gzip.BadGzipFile, EOFError, zlib.error)
 
 
 def parse_paths(paths: Iterable[Path | str]) -> Parsed:
@@ -148,48 +216,61 @@ def parse_paths(paths: Iterable[Path | str]) -> Parsed:
 
 
 def parse_file(path: Path, display_name: str | None = None) -> tuple[list[Record], list[Skipped]]:
-    """Parse one file; never raises for bad content."""
+    """Parse one file (gzipped or not); never raises for bad content."""
     name = display_name or path.name
+    open_bytes = _opener(path)
     try:
         size = path.stat().st_size
         if size == 0:
             return [], [Skipped(str(path), "file is empty")]
         if size > MAX_FILE_BYTES:
             return [], [Skipped(str(path), f"file is {size >> 20} MB; split it into files under {MAX_FILE_BYTES >> 20} MB")]
-        with path.open("rb") as fh:
+        with open_bytes() as fh:
             head = fh.read(8192)
+    except _GZIP_ERRORS as exc:
+        return [], [Skipped(str(path), _gzip_problem(exc, 0))]
+    except _TooBig:
+        return [], [Skipped(str(path), _too_big_decompressed(0))]
     except OSError as exc:
         return [], [Skipped(str(path), f"cannot read file: {exc.strerror or exc}")]
-    problem = _binary_problem(head)
+    if not head:
+        return [], [Skipped(str(path), "file is empty once decompressed")]
+    problem = _binary_problem(head, compressed=_compressed(path))
     if problem:
         return [], [Skipped(str(path), problem)]
-    encoding = _detect_encoding(path, head)
-    kind = SUFFIXES.get(path.suffix.lower(), "seed")
+    kind = file_kind(path) or "seed"
     source_path = str(path.resolve())
-    with path.open("r", encoding=encoding, errors="replace", newline="") as text:
-        reader = {"seed": _seed, "jsonl": _jsonl, "csv": _csv}[kind]
-        records: list[Record] = []
-        problems: list[str] = []
-        for item in reader(text):
-            if isinstance(item, str):
-                problems.append(item)
-                continue
-            position, abstract, metadata = item
-            where = f"line {position}" if kind != "seed" else f"block {position}"
-            if TOO_LONG in abstract or len(abstract) > 2 * MAX_ABSTRACT_CHARS:
-                problems.append(f"{where} is over {MAX_ABSTRACT_CHARS:,} characters, longer than any abstract; "
-                                "split it or fix the separators")
-                continue
-            abstract = clean_text(abstract)
-            if len(abstract) > MAX_ABSTRACT_CHARS:
-                problems.append(f"{where} is {len(abstract):,} characters, longer than any abstract "
-                                f"(limit {MAX_ABSTRACT_CHARS:,}); split it or fix the separators")
-                continue
-            if len(abstract) < MIN_ABSTRACT_CHARS:
-                if kind != "seed" or abstract:
-                    problems.append(f"{where} has no abstract text (under {MIN_ABSTRACT_CHARS} characters)")
-                continue
-            records.append(Record(abstract, Source(name, source_path, position), metadata))
+    records: list[Record] = []
+    problems: list[str] = []
+    position = 0
+    try:
+        encoding = _detect_encoding(open_bytes, head)
+        with io.TextIOWrapper(open_bytes(), encoding=encoding, errors="replace", newline="") as text:
+            reader = {"seed": _seed, "jsonl": _jsonl, "csv": _csv}[kind]
+            for item in reader(text):
+                if isinstance(item, str):
+                    problems.append(item)
+                    continue
+                position, abstract, metadata = item
+                where = f"line {position}" if kind != "seed" else f"block {position}"
+                if TOO_LONG in abstract or len(abstract) > 2 * MAX_ABSTRACT_CHARS:
+                    problems.append(f"{where} is over {MAX_ABSTRACT_CHARS:,} characters, longer than any abstract; "
+                                    "split it or fix the separators")
+                    continue
+                abstract = clean_text(abstract)
+                if len(abstract) > MAX_ABSTRACT_CHARS:
+                    problems.append(f"{where} is {len(abstract):,} characters, longer than any abstract "
+                                    f"(limit {MAX_ABSTRACT_CHARS:,}); split it or fix the separators")
+                    continue
+                if len(abstract) < MIN_ABSTRACT_CHARS:
+                    if kind != "seed" or abstract:
+                        problems.append(f"{where} has no abstract text (under {MIN_ABSTRACT_CHARS} characters)")
+                    continue
+                records.append(Record(abstract, Source(name, source_path, position), metadata))
+    except _GZIP_ERRORS as exc:  # what was read before the damage is kept; the file is not authoritative
+        problems.append(_gzip_problem(exc, position))
+    except _TooBig:
+        problems.append(_too_big_decompressed(position))
     skipped = []
     if problems:
         shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
@@ -199,9 +280,23 @@ def parse_file(path: Path, display_name: str | None = None) -> tuple[list[Record
     return records, skipped
 
 
-def _binary_problem(head: bytes) -> str | None:
+def _gzip_problem(exc: BaseException, position: int) -> str:
+    after = f" after line {position}" if position else ""
+    return (f"the gzip data is corrupt or cut short{after} ({exc or type(exc).__name__}); "
+            "download or compress the file again")
+
+
+def _too_big_decompressed(position: int) -> str:
+    after = f" (stopped after line {position})" if position else ""
+    return (f"file decompresses to over {MAX_FILE_BYTES >> 20} MB{after}; "
+            f"split it into files under {MAX_FILE_BYTES >> 20} MB")
+
+
+def _binary_problem(head: bytes, compressed: bool = False) -> str | None:
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return None
+    if head.startswith(b"\x1f\x8b") and not compressed:
+        return "gzip-compressed, but not named so; add .gz to its name (papers.jsonl.gz) or decompress it"
     if head.startswith(_BINARY_MAGIC):
         return "binary file (image, PDF or archive), not text; export the abstracts as .txt, .jsonl or .csv"
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 13, 12)) + head.count(127)
@@ -210,7 +305,7 @@ def _binary_problem(head: bytes) -> str | None:
     return None
 
 
-def _detect_encoding(path: Path, head: bytes) -> str:
+def _detect_encoding(open_bytes: Callable[[], io.BufferedIOBase], head: bytes) -> str:
     """UTF-8 (with or without BOM) or UTF-16 with a BOM; legacy cp1252 when the bytes are not UTF-8.
 
     A UTF-8 file with a few broken bytes stays UTF-8 (the bad bytes become U+FFFD); a file
@@ -220,8 +315,14 @@ def _detect_encoding(path: Path, head: bytes) -> str:
         return "utf-8-sig"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    with path.open("rb") as fh:
-        sample = fh.read(ENCODING_SAMPLE)
+    sample = bytearray()
+    with open_bytes() as fh:
+        try:  # in pieces, so a gzip cut short still gives what comes before the cut
+            while len(sample) < ENCODING_SAMPLE and (piece := fh.read(1 << 16)):
+                sample += piece
+        except (*_GZIP_ERRORS, _TooBig):
+            pass  # reported where the text is read
+    sample = bytes(sample)
     decoded = sample.decode("utf-8", errors="replace")
     bad = decoded.count("\ufffd") - sample.decode("utf-8", errors="ignore").count("\ufffd")
     if bad == 0:
@@ -282,9 +383,13 @@ def _header_metadata(line: str) -> dict[str, str]:
     return meta
 
 
+def _unwrapped(raw):
+    """A field's value, out of OpenReview API v2's ``{"value": ...}`` wrapper."""
+    return raw["value"] if isinstance(raw, dict) and "value" in raw else raw
+
+
 def _value(raw) -> str:
-    if isinstance(raw, dict) and "value" in raw:  # OpenReview API v2: {"value": ...}
-        raw = raw["value"]
+    raw = _unwrapped(raw)
     if raw is None:
         return ""
     if isinstance(raw, (list, tuple)):
@@ -292,13 +397,41 @@ def _value(raw) -> str:
     return clean_text(str(raw))
 
 
-def _fields(row: dict) -> tuple[str | None, dict[str, str]]:
-    if isinstance(row.get("content"), dict):  # OpenReview note: fields live under "content"
+def keywords(raw) -> list[str]:
+    """The keywords of a row as a list: given as a list (whose items may hold several joined by ";", as 1,384
+    ICLR 2026 papers' do: ["Reinforcement Learning; Signal Temporal Logic"]) or as one string joined by ";"
+    or, when it holds no ";", by ","."""
+    raw = _unwrapped(raw)
+    if raw is None:
+        return []
+    if isinstance(raw, (list, tuple)):
+        items = [part for item in raw for part in _value(item).split(";")]
+    else:
+        text = _value(raw)
+        items = text.split(";" if ";" in text else ",")
+    return list(dict.fromkeys(item.strip() for item in items if item.strip()))
+
+
+def _fields(row: dict) -> tuple[str | None, dict]:
+    note = isinstance(row.get("content"), dict)
+    if note:  # OpenReview note: fields live under "content"
         row = {**{k: v for k, v in row.items() if k != "content"}, **row["content"]}
     lowered = {str(k).strip().lower(): v for k, v in row.items() if k is not None}
+    for other, name in _FIELD_ALIASES.items():
+        if other in lowered and not _value(lowered.get(name)):
+            lowered[name] = lowered[other]
     if "abstract" not in lowered:
         return None, {}
-    metadata = {k: _value(lowered[k]) for k in METADATA_FIELDS if k in lowered and _value(lowered[k])}
+    metadata: dict = {k: _value(lowered[k]) for k in METADATA_FIELDS if k in lowered and _value(lowered[k])}
+    if "keywords" in lowered:
+        metadata.pop("keywords", None)
+        if found := keywords(lowered["keywords"]):
+            metadata["keywords"] = found
+    forum = _value(lowered.get("forum")) or metadata.get("id", "")
+    if "url" not in metadata and _OPENREVIEW_ID.fullmatch(forum) and (note or any(k in lowered for k in _OPENREVIEW_FIELDS)):
+        metadata["url"] = OPENREVIEW_FORUM.format(forum)
+    if "year" not in metadata and (year := _YEAR.search(metadata.get("venue", ""))):  # a note's "ICLR 2026 Poster"
+        metadata["year"] = year.group(0)
     return _value(lowered["abstract"]), metadata
 
 

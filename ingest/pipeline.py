@@ -124,10 +124,12 @@ def ingest_paths(paths: Iterable[Path | str], *, store: Store, embedder: Embedde
         kept = [s for s in old_sources if s["path"] not in authoritative]
         new = incoming.get(pid)
         merged = _merge_sources(kept, new.sources if new else [])
+        # what the data says now (a field read since the paper was stored, a decision made since): no re-embedding
+        refreshed = schema.with_data_fields(meta, new.metadata) if new is not None else meta
         if not merged:
             to_remove.append(pid)
-        elif merged != old_sources:
-            to_update.append((pid, schema.with_sources(meta, merged)))
+        elif merged != old_sources or refreshed != meta:
+            to_update.append((pid, schema.with_sources(refreshed, merged)))
         elif new is not None:
             report.unchanged += 1
     to_add = [paper for pid, paper in incoming.items() if pid not in existing]
@@ -259,6 +261,8 @@ def _embed_and_write(papers: list[Paper], *, store: Store, encoder, chunker: Chu
     if not papers:
         return
     total = len(papers)
+    if progress:  # the bar starts now, so its rate and time left count the first window too
+        progress(0, total, "embedding")
     papers.reverse()  # windows are popped off the end, in the original order
 
     def next_window() -> list[Paper]:

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-METADATA_FIELDS = ("title", "authors", "id", "url", "keywords", "year", "venue", "decision")
+METADATA_FIELDS = ("title", "authors", "id", "url", "keywords", "year", "venue", "decision", "primary_area", "tldr")
 _SPACE = re.compile(r"\s+")
 
 
@@ -50,7 +50,7 @@ class Source:
 class Record:
     text: str
     source: Source
-    metadata: dict[str, str] = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)  # str values; "keywords" a list of them
 
     @property
     def id(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -42,7 +43,7 @@ def test_jsonl_with_openreview_shape(tmp_path):
     records, skipped = parse_file(path)
     assert not skipped
     assert [r.metadata.get("title") for r in records] == ["FooBench", "Nested"]
-    assert records[0].metadata["keywords"] == "benchmarks, chemistry"
+    assert records[0].metadata["keywords"] == ["benchmarks", "chemistry"]
     assert records[1].metadata["venue"] == "ICLR 2026 Poster"
     assert records[1].source.position == 2
 
@@ -126,3 +127,140 @@ def test_title_skips_a_claim_that_points_back():
     title = derive_title("Sparse models are hard to train. We propose a schedule that calibrates these gates per layer. "
                          "We show that gradient noise sets the best sparsity of a layer.")
     assert title.startswith("Gradient noise sets the best sparsity")
+
+
+# -- the OpenReview export, whole ---------------------------------------------------------------------------
+EXPORT_ROW = {"id": "00F7BfXLYJ", "title": "CyberV", "abstract": ABSTRACT, "keywords": ["Video Understanding"],
+              "primary_area": "reinforcement learning", "tldr": "A loop that corrects video MLLMs.",
+              "decision": "Accept (Oral)", "venue": "ICLR 2026", "year": 2026,
+              "openreview_url": "https://openreview.net/forum?id=00F7BfXLYJ", "submission_number": 6845}
+
+
+def test_jsonl_gz_is_read_whole_with_every_field(tmp_path):
+    path = tmp_path / "iclr.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        fh.write(json.dumps(EXPORT_ROW) + "\n" + json.dumps({**EXPORT_ROW, "abstract": ABSTRACT + " More."}) + "\n")
+    records, skipped = parse_file(path)
+    assert not skipped and [r.source.position for r in records] == [1, 2]
+    assert records[0].source.file == "iclr.jsonl.gz"
+    assert records[0].metadata == {
+        "title": "CyberV", "id": "00F7BfXLYJ", "url": "https://openreview.net/forum?id=00F7BfXLYJ",
+        "keywords": ["Video Understanding"], "year": "2026", "venue": "ICLR 2026", "decision": "Accept (Oral)",
+        "primary_area": "reinforcement learning", "tldr": "A loop that corrects video MLLMs."}
+
+
+def test_csv_gz_is_read(tmp_path):
+    path = tmp_path / "papers.csv.gz"
+    with gzip.open(path, "wt", encoding="utf-8", newline="") as fh:
+        fh.write('title,abstract,primary_area,keywords\n"FooBench","' + ABSTRACT + '",datasets and benchmarks,"a; b"\n')
+    records, skipped = parse_file(path)
+    assert not skipped and len(records) == 1
+    assert records[0].metadata == {"title": "FooBench", "primary_area": "datasets and benchmarks", "keywords": ["a", "b"]}
+
+
+def test_gz_files_are_found_in_folders_and_other_gz_are_refused(tmp_path):
+    with gzip.open(tmp_path / "a.jsonl.gz", "wt") as fh:
+        fh.write(json.dumps({"abstract": ABSTRACT}) + "\n")
+    (tmp_path / "notes.pdf.gz").write_bytes(gzip.compress(b"%PDF-1.4"))
+    parsed = parse_paths([tmp_path])
+    assert [p.name for p in parsed.files] == ["a.jsonl.gz"] and len(parsed.records) == 1
+    assert [s.reason for s in parsed.skipped] == [
+        "unsupported file type .pdf.gz: export abstracts as .txt, .jsonl or .csv (or gzip one: .jsonl.gz)"]
+
+
+@pytest.mark.parametrize("name, content, reason", [
+    ("corrupt.jsonl.gz", b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4, "gzip data is corrupt or cut short"),
+    ("plain.jsonl.gz", (json.dumps({"abstract": ABSTRACT}) + "\n").encode(), "gzip data is corrupt or cut short"),
+    ("empty-inside.jsonl.gz", gzip.compress(b""), "empty once decompressed"),
+    ("unnamed.jsonl", gzip.compress(b'{"abstract": "x"}\n'), "add .gz to its name"),
+], ids=["corrupt", "not-gzip", "empty-inside", "gzip-not-named-so"])
+def test_bad_gzip_is_one_clear_line_naming_the_file(tmp_path, name, content, reason):
+    path = tmp_path / name
+    path.write_bytes(content)
+    records, skipped = parse_file(path)
+    assert records == [] and len(skipped) == 1
+    assert skipped[0].path == str(path) and reason in skipped[0].reason
+
+
+def test_gzip_cut_short_keeps_what_came_before_and_says_where(tmp_path):
+    lines = "".join(json.dumps({"abstract": f"{ABSTRACT} Paper {i}."}) + "\n" for i in range(2000))
+    whole = gzip.compress(lines.encode())
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    records, skipped = parse_file(path)
+    assert 0 < len(records) < 2000 and len(skipped) == 1
+    assert f"corrupt or cut short after line {len(records)}" in skipped[0].reason
+
+
+def test_gzip_that_decompresses_past_the_cap_is_refused(tmp_path, monkeypatch):
+    import ingest.parse as parse
+
+    monkeypatch.setattr(parse, "MAX_FILE_BYTES", 50_000)
+    path = tmp_path / "bomb.jsonl.gz"
+    path.write_bytes(gzip.compress(("".join(json.dumps({"abstract": f"{ABSTRACT} {i}"}) + "\n" for i in range(1000))).encode()))
+    assert path.stat().st_size < 50_000
+    records, skipped = parse_file(path)
+    assert len(skipped) == 1 and "decompresses to over" in skipped[0].reason and len(records) < 1000
+
+
+def test_openreview_api_v2_notes(tmp_path):
+    note = {"id": "Zx9Kp2LmQa", "forum": "Zx9Kp2LmQa", "number": 12,
+            "content": {"title": {"value": "Nested"}, "abstract": {"value": ABSTRACT},
+                        "keywords": {"value": ["LLM; agents", "planning"]},
+                        "primary_area": {"value": "reinforcement learning"}, "TLDR": {"value": "Agents plan."},
+                        "venue": {"value": "ICLR 2026 Poster"}, "authors": {"value": ["A. One", "B. Two"]}}}
+    path = tmp_path / "notes.jsonl"
+    path.write_text(json.dumps(note) + "\n")
+    (record,), skipped = parse_file(path)
+    assert not skipped
+    assert record.metadata == {"title": "Nested", "authors": "A. One, B. Two", "id": "Zx9Kp2LmQa",
+                               "url": "https://openreview.net/forum?id=Zx9Kp2LmQa",
+                               "keywords": ["LLM", "agents", "planning"], "venue": "ICLR 2026 Poster",
+                               "year": "2026", "primary_area": "reinforcement learning", "tldr": "Agents plan."}
+
+
+@pytest.mark.parametrize("keywords, expected", [
+    (["LLM", "agents"], ["LLM", "agents"]),
+    (["Reinforcement Learning; Signal Temporal Logic"], ["Reinforcement Learning", "Signal Temporal Logic"]),
+    (["a; b", "c", "a"], ["a", "b", "c"]),
+    ("LLM; agents; planning", ["LLM", "agents", "planning"]),
+    ("LLM, agents", ["LLM", "agents"]),
+    ("graph learning, GNN; molecules", ["graph learning, GNN", "molecules"]),  # ";" joins: the "," is inside one
+    ({"value": ["x; y"]}, ["x", "y"]),
+    ("", None), ([], None), (None, None),
+])
+def test_keyword_shapes(tmp_path, keywords, expected):
+    path = tmp_path / "k.jsonl"
+    path.write_text(json.dumps({"abstract": ABSTRACT, "keywords": keywords}) + "\n")
+    (record,), _ = parse_file(path)
+    assert record.metadata.get("keywords") == expected
+
+
+@pytest.mark.parametrize("row, url", [
+    ({"url": "https://example.org/p1", "openreview_url": "https://openreview.net/forum?id=AbCdEfGh12"},
+     "https://example.org/p1"),
+    ({"openreview_url": "https://openreview.net/forum?id=AbCdEfGh12"}, "https://openreview.net/forum?id=AbCdEfGh12"),
+    ({"id": "AbCdEfGh12", "primary_area": "optimization"}, "https://openreview.net/forum?id=AbCdEfGh12"),
+    ({"id": "AbCdEfGh12", "forum": "ZyXwVuTs98"}, "https://openreview.net/forum?id=ZyXwVuTs98"),
+    ({"id": "AbCdEfGh12"}, None),  # an id alone may be anyone's: no OpenReview field, no link made up
+    ({"id": "paper 17", "primary_area": "optimization"}, None),  # not an OpenReview id
+])
+def test_url_from_the_row_or_its_openreview_id(tmp_path, row, url):
+    path = tmp_path / "u.jsonl"
+    path.write_text(json.dumps({"abstract": ABSTRACT, **row}) + "\n")
+    (record,), _ = parse_file(path)
+    assert record.metadata.get("url") == url
+
+
+def test_paper_record_keeps_the_new_fields_and_chunks_the_filtered_ones():
+    from assistant import schema
+
+    fields = {"title": "T", "url": "https://openreview.net/forum?id=x", "primary_area": "optimization",
+              "tldr": "Short.", "decision": "Reject", "keywords": ["LLM", "Agents", "llm"]}
+    meta = schema.paper_metadata("T", True, fields, [{"file": "a.jsonl", "path": "/a.jsonl", "position": 1}], 1)
+    assert (meta["url"], meta["primary_area"], meta["tldr"], meta["decision"]) == \
+        ("https://openreview.net/forum?id=x", "optimization", "Short.", "Reject")
+    assert meta["keywords"] == ["llm", "agents"]
+    chunk = schema.chunk_metadata("p", meta, (0, 5))
+    assert chunk["primary_area"] == "optimization" and chunk["decision"] == "Reject"
+    assert "tldr" not in chunk and "url" not in chunk

@@ -358,7 +358,7 @@ def test_chat_filters_restrict_the_cited_papers(browser, filter_server, tmp_path
         page.wait_for_selector("#filter-decision", state="visible")
         page.click("#filter-decision input")
         offered = {o.get_attribute("aria-label") for o in page.locator("li[role=option]").all()}
-        assert offered == {"Accept (oral)", "Accept (poster)", "Reject"}
+        assert offered == {"accepted", "oral", "poster", "rejected", "Accept (oral)", "Accept (poster)", "Reject"}
         page.keyboard.press("Escape")
         assert page.locator("#filter-keyword").is_visible()
 
@@ -402,7 +402,7 @@ def test_api_filters_through_gradio_client(filter_server, tmp_path):
     assert filter_server.web_app.assistant.facets() == {
         "file": sorted([*BUNDLED_FILES, REVIEWED], key=str.lower), "year": [2026, 2025, 2024],
         "venue": ["ICLR 2026", "ICML 2025", "NeurIPS 2024"], "decision": ["Accept (oral)", "Accept (poster)", "Reject"],
-        "keyword": ["efficiency", "reasoning", "reinforcement learning", "remote sensing"],
+        "area": [], "keyword": ["efficiency", "reasoning", "reinforcement learning", "remote sensing"],
         "contribution": ["benchmark/dataset", "empirical study/analysis", "method", "system/tool", "theory"]}
     client = Client(filter_server.url, verbose=False)
     params = {p["parameter_name"] for p in

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from assistant.settings import SETTINGS_PAGE
+from assistant.latex import plain
 
 from .cli_answer import register
 from .cli_common import CONTEXT, WHERE_HELP, assistant_for, fail_cleanly, print_json, question_options, where_from
-from .terminal import labels_text, print_more
+from .terminal import labels_text, paper_line, print_more
 
 
 @click.group(context_settings=CONTEXT)
@@ -45,7 +46,8 @@ def cli(home, chroma_url):
 @click.pass_context
 @fail_cleanly
 def ingest(ctx, paths, as_json, rebuild, venue_id, openreview_page_size):
-    """Add abstracts from files or folders (.txt, .jsonl, .csv). With no PATH: the bundled ICLR 2026 corpus.
+    """Add abstracts from files or folders (.txt, .jsonl, .csv, or gzipped: .jsonl.gz). With no PATH: the bundled
+    ICLR 2026 corpus.
 
     Unchanged abstracts are skipped before embedding, so re-running is fast. Exit code 1 if anything was skipped.
 
@@ -53,6 +55,7 @@ def ingest(ctx, paths, as_json, rebuild, venue_id, openreview_page_size):
     Examples:
       assistant ingest
       assistant ingest papers/ openreview.jsonl --json
+      assistant ingest ../shared/corpus/iclr2026.jsonl.gz
       assistant ingest --openreview ICLR.cc/2026/Conference
     """
     from .interrupts import stoppable
@@ -97,10 +100,12 @@ def _print_hits(hits, first: int = 1) -> None:
     for rank, hit in enumerate(hits, first):
         if hit.topic and (rank == first or hits[rank - first - 1].topic != hit.topic):  # a question on several topics
             click.echo(click.style(f"On {hit.topic}:", underline=True))
-        click.echo(click.style(f"{rank}. {hit.title}", bold=True) + f"  (relevance {hit.score:.2f})")
+        click.echo(click.style(f"{rank}. {plain(hit.title)}", bold=True) + f"  (relevance {hit.score:.2f})")
         click.echo(f"   {', '.join(hit.source_labels())}  id {hit.id}"
                    + labels_text(hit.contributions, hit.main_contribution, hit.method_forms, hit.savings))
-        click.echo(f"   \u201c{hit.passage.strip()}\u201d\n")
+        if paper_line(hit):
+            click.echo(f"   {paper_line(hit)}")
+        click.echo(f"   \u201c{plain(hit.passage.strip())}\u201d\n")
 
 
 @cli.command(context_settings=CONTEXT)
@@ -155,7 +160,7 @@ def papers(ctx, where, source, as_json):
         print_json([{k: v for k, v in p.as_dict().items() if k not in ("score", "passage")} for p in found])
         return
     for paper in found:
-        click.echo(f"{paper.id}  {paper.title}  [{', '.join(paper.source_labels())}]")
+        click.echo(f"{paper.id}  {plain(paper.title)}  [{', '.join(paper.source_labels())}]")
     click.echo(f"{len(found)} papers", err=True)
 
 

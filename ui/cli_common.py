@@ -14,8 +14,10 @@ from assistant.errors import AssistantError
 from assistant.settings import Settings
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, keyword, contribution); repeat to combine, "
-              "e.g. --where year=2026 --where decision=Accept")
+WHERE_HELP = ("filter as FIELD=VALUE (fields: file, year, venue, decision, area, keyword, contribution); repeat to "
+              "combine, e.g. --where year=2026 --where decision=accepted --where 'area=reinforcement learning' "
+              "(decision: a decision or accepted, oral, spotlight, poster, rejected, desk rejected, withdrawn; "
+              "area: a primary area or a part of one)")
 
 
 def fail_cleanly(func):

@@ -9,9 +9,10 @@ import click
 
 from assistant.errors import AssistantError
 from assistant.filters import Filter
+from assistant.latex import plain
 from assistant.settings import LLM_CHOICES
 
-from .terminal import print_answer, print_citations
+from .terminal import paper_line, print_answer, print_citations
 
 HELP = """\
 Ask a question about the papers, or use a command:
@@ -21,7 +22,8 @@ Ask a question about the papers, or use a command:
   /more           the next page of the last list answer, under its filters
   /k N            cite at most N papers per answer (now {k})
   /llm NAME       who writes answers: auto, ollama, local, none (now {llm})
-  /filter F=V ... only papers matching: file, year, venue, decision, keyword
+  /filter F=V ... only papers matching: file, year, venue, decision (or accepted,
+                  oral, withdrawn...), area (or a part of one), keyword
                   (now {filters}); /filter off clears
   /reset          start a new conversation
   /export FILE    save this conversation as Markdown with references
@@ -132,7 +134,7 @@ class Repl:
             self.filters = ()
         else:
             try:
-                Filter.parse(pairs=args)
+                self.assistant.filters(Filter.parse(pairs=args))  # an unknown area or decision is refused now
             except AssistantError as exc:
                 click.echo(click.style(f"error: {exc}", fg="red"))
                 return
@@ -157,8 +159,12 @@ class Repl:
             click.echo(f"The last answer has sources 1 to {len(last.citations)}.")
             return
         where = ", ".join(f"{s['file']} #{s['position']}" for s in citation.sources)
-        click.echo(click.style(f"[{citation.n}] {citation.title}", bold=True) + f"  ({where})\n")
-        click.echo(citation.text.replace(citation.evidence, click.style(citation.evidence, underline=True)))
+        click.echo(click.style(f"[{citation.n}] {plain(citation.title)}", bold=True) + f"  ({where})")
+        click.echo("  ".join(filter(None, (paper_line(citation), citation.tldr and f"TL;DR: {plain(citation.tldr)}")))
+                   + "\n")
+        # the evidence is found in the stored abstract; each piece is shown as plain text on its own
+        before, found, after = citation.text.partition(citation.evidence) if citation.evidence else (citation.text, "", "")
+        click.echo(plain(before) + (click.style(plain(found), underline=True) if found else "") + plain(after))
         row = next((r for r in last.comparison if r["n"] == citation.n), None)
         if row is not None:
             from assistant.comparison import COLUMNS, HEADINGS
@@ -244,7 +250,7 @@ def _save_history(readline, path: Path) -> None:
 def sources_line(answer) -> None:
     """The sources of an answer on one quiet line (``/sources`` shows them with their evidence)."""
     if answer.citations:
-        click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {c.title}" for c in answer.citations), dim=True))
+        click.echo(click.style("Sources: " + "; ".join(f"[{c.n}] {plain(c.title)}" for c in answer.citations), dim=True))
 
 
 def to_markdown(answers) -> str:

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from assistant.latex import plain
 from assistant.schema import METHOD
 
 from .interrupts import stoppable
@@ -28,9 +29,18 @@ def print_citations(answer, out=click.echo) -> None:
     out(click.style("\nSources", bold=True))
     for c in answer.citations:
         where = ", ".join(f"{s['file']} #{s['position']}" for s in c.sources)
-        out(f"[{c.n}] {c.title}  ({where})" + (f"  on {c.topic}" if c.topic else "")
+        out(f"[{c.n}] {plain(c.title)}  ({where})" + (f"  on {c.topic}" if c.topic else "")
             + labels_text(c.contributions, c.main_contribution, c.method_forms, c.savings))
-        out(click.style(f"    evidence: \u201c{c.evidence}\u201d", dim=True))
+        if paper_line(c):
+            out(click.style(f"    {paper_line(c)}", dim=True))
+        out(click.style(f"    evidence: \u201c{plain(c.evidence)}\u201d", dim=True))
+
+
+def paper_line(paper) -> str:
+    """What the data says of a paper (a ``PaperHit`` or a ``Citation``) on one line: its page, its primary area
+    and its decision ("" when it says none)."""
+    return "  ".join(filter(None, (paper.url, paper.primary_area and f"area: {paper.primary_area}",
+                                   paper.decision and f"decision: {paper.decision}")))
 
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -38,10 +48,20 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 def for_terminal(piece: str) -> str:
     """Markdown bold (titles, "On Lean:", numbers the abstracts stress) as bold text on a terminal that
-    takes colours; piped or with NO_COLOR, the Markdown is left as it is."""
+    takes colours; piped or with NO_COLOR, the Markdown is left as it is. The LaTeX of quotes and titles
+    is shown as plain text (``assistant.latex``), each piece between the bold marks on its own, so the marks
+    (and the evidence they stress) stay where they were."""
     ctx = click.get_current_context(silent=True)
     styled = ctx.color if ctx is not None and ctx.color is not None else sys.stdout.isatty()
-    return _BOLD.sub(lambda m: click.style(m.group(1), bold=True), piece) if styled else piece
+    out: list[str] = []
+    last = 0
+    for bold in _BOLD.finditer(piece):
+        out.append(plain(piece[last:bold.start()]))
+        inside = plain(bold.group(1))
+        out.append(click.style(inside, bold=True) if styled else f"**{inside}**")
+        last = bold.end()
+    out.append(plain(piece[last:]))
+    return "".join(out)
 
 
 def echo_pieces(pieces, cancel=None) -> None:

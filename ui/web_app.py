@@ -20,8 +20,9 @@ import gradio as gr
 
 from assistant.core import MAX_PAGE
 from assistant.errors import AssistantError, StoreError
-from assistant.filters import FACETS
+from assistant.filters import FACETS, decision_groups
 from assistant.settings import LLM_CHOICES
+from ingest.parse import file_kind
 
 from . import web_render as render
 from .web_numbers import whole_number
@@ -31,15 +32,15 @@ log = logging.getLogger("ui.web")
 MAX_UPLOAD_MB = 20
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
 API_CONVERSATIONS = 1000  # API conversations remembered at once
-UPLOAD_TYPES = (".txt", ".jsonl", ".csv")
+UPLOAD_TYPES = (".txt", ".jsonl", ".csv", ".gz")  # .gz: one of the others gzipped (papers.jsonl.gz)
 K_MAX = 10
 SEARCH_K_MAX = 100  # the API's /search may list more papers than an answer cites
 ALL_FILES = "All files"
 EXAMPLES = ("which papers reduce reasoning token usage?", "tell me about PoLR", "benchmarks for legal reasoning",
             "which papers make LLM agents better at information seeking?")
 STAGES = {"reading": "Reading files", "embedding": "Embedding new abstracts"}
-FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision", "keyword": "Keywords",
-                 "contribution": "Contribution"}
+FILTER_LABELS = {"file": "Source file", "year": "Year", "venue": "Venue", "decision": "Decision",
+                 "area": "Primary area", "keyword": "Keywords", "contribution": "Contribution"}
 FILTER_CHOICES_MAX = 1000  # values listed per filter; with more, the first ones are listed (keywords can be typed)
 
 
@@ -314,6 +315,8 @@ class WebApp:
         updates = []
         for facet, chosen in zip(FACETS, filters):
             values = [str(v) for v in facets.get(facet, [])]
+            if facet == "decision":  # "accepted", "oral", ... first, then each decision the papers have
+                values = [*decision_groups(values), *values]
             listed = values[:FILTER_CHOICES_MAX]
             keep = [v for v in (chosen or []) if v in values or (facet == "keyword" and v)]
             info = None
@@ -346,8 +349,8 @@ class WebApp:
         for item in items:
             src = Path(item if isinstance(item, (str, Path)) else getattr(item, "path", None) or item.name)
             original = Path(getattr(item, "orig_name", None) or src.name).name
-            if src.suffix.lower() not in UPLOAD_TYPES:
-                rejected.append((original, "is not a .txt, .jsonl or .csv file"))
+            if src.suffix.lower() not in UPLOAD_TYPES or file_kind(Path(original)) is None:
+                rejected.append((original, "is not a .txt, .jsonl or .csv file (or one gzipped: .jsonl.gz)"))
                 continue
             try:
                 size = src.stat().st_size

@@ -85,7 +85,7 @@ def build_app(assistant) -> gr.Blocks:
                 gr.Markdown(
                     f"Upload **.txt** (an optional header line such as `ICLR 2026 Papers`, then abstracts separated "
                     f"by blank lines), **.jsonl** or **.csv** (an `abstract` field, optionally `title`, `authors`, "
-                    f"`year`, …). Up to {MAX_UPLOAD_MB} MB per file. Abstracts already in the library are not embedded "
+                    f"`year`, …), or any of them gzipped (**.jsonl.gz**, an OpenReview export). Up to {MAX_UPLOAD_MB} MB per file. Abstracts already in the library are not embedded "
                     f"again; uploading a file with the same name again replaces what it added before.")
                 files = gr.File(file_count="multiple", file_types=list(UPLOAD_TYPES), type="filepath",
                                 label="Abstract files", elem_id="upload")
@@ -140,14 +140,16 @@ def build_app(assistant) -> gr.Blocks:
                 conversation_id: any string naming a conversation; calls with the same id share a
                     history, so "what about the second one?" refers to that conversation's last answer
                 where: only consider papers matching these filters, e.g. "year=2026; file=a.txt", or a dict
-                    {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision, keyword,
+                    {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision (or a group:
+                    accepted, oral, withdrawn, ...), area (a primary area or a part of one), keyword,
                     contribution; several values of one field match any of them (at most 100 values in all).
                     Empty (the default): every paper.
                 page: for a list question ("which papers ..."), which page of 20 papers to answer with,
                     1 to 10,000 (details' next_page names the next one)
             Returns:
                 the answer text with [n] markers; the cited papers as a list of {n, id, title, sources,
-                evidence, text, topic, contributions, main_contribution, method_forms, savings}; and details: {plan (the
+                evidence, text, topic, contributions, main_contribution, method_forms, savings, url, primary_area,
+                tldr, decision}; and details: {plan (the
                 question's kind, topics, paper set and answer form), total (papers that answer it, on
                 every page), more (papers on later pages), next_page (the page that lists them, or
                 null), comparison (for a comparison: one row per paper, {n, problem, approach,
@@ -163,13 +165,14 @@ def build_app(assistant) -> gr.Blocks:
                 query: what to look for, e.g. "tell me about PoLR"
                 k: most papers to return, 1 to 100
                 where: only consider papers matching these filters, e.g. "year=2026; venue=ICLR 2026", or a
-                    dict {"decision": "Accept (oral)", "keyword": ["llm", "agents"]}. Fields: file, year,
-                    venue, decision, keyword, contribution; several values of one field match any of them
+                    dict {"decision": "accepted", "area": "reinforcement learning"}. Fields: file, year,
+                    venue, decision (or accepted, oral, withdrawn, ...), area (or a part of one), keyword,
+                    contribution; several values of one field match any of them
                     (at most 100 values in all). Empty (the default): every paper.
                 page: for a list query ("papers on ..."), which page of 20 papers to return, 1 to 10,000
             Returns:
                 a list of {id, title, sources: [{file, position}], score, text, passage, topic, contributions,
-                main_contribution, data_uses, method_forms, savings}
+                main_contribution, data_uses, method_forms, savings, url, primary_area, tldr, decision}
             """
             return app.api_search(query, k, where, page)
 

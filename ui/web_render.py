@@ -159,14 +159,37 @@ def labels_html(labels: Sequence[str], main: str | None = None, forms: Sequence[
 _LABEL_KEYS = ("contributions", "main_contribution", "method_forms", "savings")  # what ``labels_html`` takes
 
 
+_WEB_URL = re.compile(r"https?://[^\s\"'<>]+", re.I)
+
+
+def title_html(title: str, url: str | None) -> str:
+    """The title, escaped, as a link to the paper's page (its OpenReview forum) in a new tab when it has an
+    http(s) one; any other url (``javascript:``, a file path) leaves it plain text."""
+    if url and _WEB_URL.fullmatch(url.strip()):
+        return (f'<a class="src-link" href="{esc(url.strip())}" target="_blank" rel="noopener noreferrer">'
+                f'{esc(title)}</a>')
+    return esc(title)
+
+
+def paper_html(citation: Any) -> str:
+    """What the data says of a paper: its primary area and decision as chips, and the authors' TL;DR."""
+    area, decision, tldr = (getattr(citation, key, None) for key in ("primary_area", "decision", "tldr"))
+    chips = "".join(f'<span class="label {kind}" title="{kind.replace("-", " ")}">{esc(value)}</span>'
+                    for kind, value in (("primary-area", area), ("decision", decision)) if value)
+    return ((f'<div class="labels paper-facts">{chips}</div>' if chips else "")
+            + (f'<p class="tldr"><b>TL;DR:</b> {esc(tldr)}</p>' if tldr else ""))
+
+
 def source_card(turn: int, citation: Any, open_: bool = False) -> str:
-    """One cited paper: badge, title, files, the evidence sentence, and the full abstract (expandable)."""
+    """One cited paper: badge, title (a link to its page), files, its area, decision and TL;DR, the evidence
+    sentence, and the full abstract (expandable)."""
     sid = source_id(turn, citation.n)
     return (f'<article class="src" id="{sid}">'
             f'<div class="src-head"><span class="badge">{citation.n}</span>'
-            f'<h4 class="src-title">{esc(citation.title)}</h4></div>'
+            f'<h4 class="src-title">{title_html(citation.title, getattr(citation, "url", None))}</h4></div>'
             f'{topic_html(getattr(citation, "topic", None))}'
             f'{labels_html(*(getattr(citation, key, None) or () for key in _LABEL_KEYS))}'
+            f'{paper_html(citation)}'
             f'{files_html(citation.sources)}'
             f'<blockquote class="quote">{prose(citation.evidence)}</blockquote>'
             f'<details class="abstract"{" open" if open_ else ""}><summary>Full abstract</summary>'
