@@ -18,7 +18,8 @@ from scipy import sparse
 
 from .locks import replacing, write_atomic
 
-FORMAT = 4  # 3: compound words also indexed by their parts (bm25_tokens.with_parts); 4: hyphenated ones whole
+FORMAT = 5  # 3: compound words also indexed by their parts (bm25_tokens.with_parts); 4: hyphenated ones whole;
+# 5: a title's coined name also in its plain spellings (latex.search_forms), and the keyword field's own index
 
 
 @dataclass

@@ -31,6 +31,7 @@ from scipy import sparse
 
 from .bm25_files import Segment, clear, read_index, read_manifest, write_index
 from .bm25_tokens import stemmer, tokenize
+from .latex import search_forms
 from .locks import locked
 from .memory import release_free_memory
 from .query_words import topic_words
@@ -112,7 +113,8 @@ class LexicalIndex:
         if self.field == "keywords":
             return ". ".join(str(k) for k in (meta.get("keywords") or []))
         title = str(meta.get("title", ""))
-        return f"{title}. {title}. {text}"
+        forms = " ".join(search_forms(title))  # "S$^2$-Guidance" is typed "S2-Guidance"
+        return f"{title}. {title}. {forms + '. ' if forms else ''}{text}"
 
     # -- tokens --------------------------------------------------------------------
     def tokenize(self, texts: list[str]) -> list[list[str]]:

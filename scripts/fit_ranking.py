@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from bench.corpus_sets import CORPUS, keyword_set, name_set, read_corpus, tldr_set  # noqa: E402
 from bench.retrieval import Bench  # noqa: E402
 
-GRID = {"bm25": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0], "keywords": [0.0, 0.05, 0.1, 0.2, 0.3],
+GRID = {"bm25": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0, 1.3, 1.6, 2.0], "keywords": [0.0, 0.05, 0.1, 0.2, 0.3],
         "chunk": [0.0, 0.25, 0.5, 1.0]}
 POOL = 100
 

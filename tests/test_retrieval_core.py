@@ -116,3 +116,19 @@ def test_on_real_papers_the_core_and_the_assistant_find_described_papers_as_bm25
     assert found["core"]["MRR@10"] >= found["bm25"]["MRR@10"] - 0.01
     assert found["core"]["R@10"] >= found["bm25"]["R@10"]
     assert found["assistant"]["R@10"] >= found["bm25"]["R@10"] - 0.05
+
+
+def test_a_title_name_written_in_latex_is_found_typed_plainly(make_assistant, tmp_path):
+    assistant = make_assistant()
+    data = tmp_path / "latex.jsonl"
+    rows = [{"title": "S$^2$-Guidance: Stochastic Self Guidance for Training-Free Enhancement of Diffusion Models",
+             "abstract": "Classifier-free guidance is widely used in diffusion models; we guide the model with "
+                         "stochastic sub-networks of itself, which improves samples without training."},
+            {"title": "Guidance, guidance everywhere: when guidance helps diffusion models",
+             "abstract": "We revisit guidance for diffusion models: classifier guidance, classifier-free guidance and "
+                         "their training-free variants, and study when guidance helps sample quality."}]
+    data.write_text("\n".join(json.dumps(r) for r in rows))
+    assistant.ingest([data])
+    scores = assistant.lexical.scores("S2-Guidance")
+    by_title = {assistant.lexical.titles()[pid][:6]: scores.of(pid) for pid in scores.ids}
+    assert by_title["S$^2$-"] > by_title["Guidan"]
