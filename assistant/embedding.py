@@ -29,6 +29,7 @@ from .locks import locked
 from .settings import DEFAULT_EMBED_BACKEND, EMBED_BACKENDS, default_model_cache
 
 ENCODE_SLICE = 128  # texts per encoder call; see Embedder.embed
+RECENT_QUERIES = 16  # query vectors kept (``Embedder.embed_query``)
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 EXPORT_VERSION = 1  # bump when the export or quantisation recipe changes: old exports are then redone
@@ -58,6 +59,8 @@ class Embedder:
         self.backend = backend
         self.cache_dir = Path(cache_dir) if cache_dir else default_model_cache(os.environ)
         self._encode_lock = threading.Lock()
+        self._recent_lock = threading.Lock()
+        self._recent_queries: dict[str, object] = {}  # question text -> its vector, oldest first
 
     @classmethod
     def from_settings(cls, settings) -> "Embedder":
@@ -237,7 +240,19 @@ class Embedder:
                                  convert_to_numpy=True, show_progress_bar=False)
 
     def embed_query(self, text: str):
-        return self.embed([text])[0]
+        """``text``'s vector. One answer embeds its question's reading more than once (the search, the ranking core's
+        check for a described paper, the evidence), so the last few are kept (read-only copies)."""
+        with self._recent_lock:
+            kept = self._recent_queries.get(text)
+        if kept is not None:
+            return kept
+        vector = self.embed([text])[0]
+        vector.setflags(write=False)
+        with self._recent_lock:
+            self._recent_queries[text] = vector
+            while len(self._recent_queries) > RECENT_QUERIES:
+                self._recent_queries.pop(next(iter(self._recent_queries)))
+        return vector
 
 
 def child_environment() -> dict[str, str]:

@@ -414,7 +414,7 @@ class HybridSearcher:
         bm25 = self.lexical.scores(query, allowed=allowed)
         proposed = [pid for pid, _ in bm25.top(CANDIDATE_LEXICAL)]
         # the papers the ranking core puts first, which neither the chunks nor BM25 alone may reach
-        order = self.ranker.order(query, vector, allowed=allowed)
+        order = self.ranker.order(query, vector, allowed=allowed, text_scores=bm25)
         proposed += [pid for pid in order.best(CANDIDATE_RANKED) if pid not in proposed]
         named = [pid for pid in named if allowed is None or pid in allowed]
         proposed += [pid for pid in named if pid not in proposed]

@@ -105,7 +105,9 @@ def test_result_shape(corpus):
     hit = corpus.search("proof simplification for Lean", k=1)[0]
     data = hit.as_dict()
     assert set(data) == {"id", "title", "sources", "score", "text", "passage", "topic", "contributions",
-                         "main_contribution", "data_uses", "method_forms", "savings"}
+                         "main_contribution", "data_uses", "method_forms", "savings", "url", "primary_area", "tldr",
+                         "decision"}
+    assert data["url"] is None and data["primary_area"] is None  # the bundled abstracts give neither
     assert data["topic"] is None  # set only for a question on several topics
     assert data["contributions"] == ["method"]  # ProofOptimizer: its kinds of contribution, labelled at ingest
     assert data["main_contribution"] == "method" and data["data_uses"] == []  # no benchmark or dataset

@@ -73,8 +73,10 @@ class PaperRanker:
         self.weights = dict(weights or WEIGHTS)
         self._aligned: dict[str, tuple] = {}  # field -> (its row dict, vectors revision, rows)
 
-    def signals(self, query: str, vector: np.ndarray, allowed: set[str] | None = None) -> tuple[list[str], np.ndarray]:
-        """Every paper's id and its (bm25, keywords, dense) signals, one row a paper, in ``PaperVectors`` order."""
+    def signals(self, query: str, vector: np.ndarray, allowed: set[str] | None = None,
+                text_scores=None) -> tuple[list[str], np.ndarray]:
+        """Every paper's id and its (bm25, keywords, dense) signals, one row a paper, in ``PaperVectors`` order.
+        ``text_scores``: the title-and-abstract BM25 scores of ``query``, when the caller has them."""
         dense = self.vectors.similarities(vector)
         ids = self.vectors.ids
         out = np.zeros((len(ids), 3), dtype=np.float32)
@@ -82,7 +84,7 @@ class PaperRanker:
         for column, (field, index) in enumerate((("bm25", self.lexical), ("keywords", self.keywords))):
             if index is None or not self.weights.get(field):
                 continue
-            scores = index.scores(query)
+            scores = text_scores if field == "bm25" and text_scores is not None else index.scores(query)
             values = self._in_vector_order(field, scores)
             best = float(values.max()) if len(values) else 0.0
             if best > 0:
@@ -93,9 +95,9 @@ class PaperRanker:
             out[~keep, 2] = -np.inf  # the dense weight is fixed at 1: their fused score is -inf
         return ids, out
 
-    def order(self, query: str, vector: np.ndarray, *, allowed: set[str] | None = None) -> "Order":
+    def order(self, query: str, vector: np.ndarray, *, allowed: set[str] | None = None, text_scores=None) -> "Order":
         """The fused score of every paper without its chunk signal, for a caller that has its own chunks."""
-        ids, signal = self.signals(query, vector, allowed)
+        ids, signal = self.signals(query, vector, allowed, text_scores)
         w = self.weights
         first = w["bm25"] * signal[:, 0] + w.get("keywords", 0.0) * signal[:, 1] + w["dense"] * signal[:, 2]
         return Order(ids, first, self.vectors.row, w.get("chunk", 0.0))
