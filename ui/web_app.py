@@ -98,6 +98,7 @@ class WebApp:
         self._facets: tuple[list, dict] | None = None  # (the library they were read from, the filter values)
         self._api_lock = threading.Lock()
         self._api_conversations: OrderedDict[str, Any] = OrderedDict()
+        self.store_problem: str | None = None  # why the store could not be read, shown in the page's header
 
     # -- sessions ------------------------------------------------------------------------
     def new_session(self) -> Session:
@@ -262,9 +263,10 @@ class WebApp:
             if self._papers is None or refresh:
                 try:
                     self._papers = self.assistant.papers()
+                    self.store_problem = None
                 except AssistantError as exc:
                     warn(str(exc))
-                    self._papers = []
+                    self._papers, self.store_problem = [], str(exc)
             return self._papers
 
     def current_papers(self, force: bool = False) -> list:
@@ -289,8 +291,10 @@ class WebApp:
         papers = self.current_papers(force)
         files = render.source_files(papers)
         value = source if source in files else ALL_FILES
-        return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value),
-                render.header_html(len(papers), len(files)))
+        header = render.header_html(len(papers), len(files))
+        if self.store_problem:  # a damaged or unwritable store: said on the page, for as long as it lasts
+            header += f'<div class="store-problem" role="alert">{html.escape(self.store_problem)}</div>'
+        return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value), header)
 
     # -- chat filters ----------------------------------------------------------------------
     def facets(self) -> dict[str, list]:
