@@ -262,6 +262,11 @@ _BROADLY = re.compile(r"\s+(?:more\s+(?:broadly|generally)|in\s+general|(?:more\
                       re.IGNORECASE)
 
 
+# Turns a conversation remembers (the oldest are forgotten): a long-running server holds up to
+# API_CONVERSATIONS of them, which must not grow with every question asked.
+TURNS_KEPT = 20
+
+
 @dataclass
 class Conversation:
     turns: list[Turn] = field(default_factory=list)
@@ -271,6 +276,7 @@ class Conversation:
 
     def add(self, turn: Turn) -> None:
         self.turns.append(turn)
+        del self.turns[:-TURNS_KEPT]
 
     @property
     def answered(self) -> bool:

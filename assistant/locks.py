@@ -22,12 +22,19 @@ class LockBusy(Exception):
 def locked(path: Path, wait: bool = True) -> Iterator[None]:
     """Hold the lock file ``path`` (made if missing; its folder must exist) for the block.
 
-    Other processes wait for it, or, when ``wait`` is off, this raises ``LockBusy`` at once."""
+    Other processes wait for it, or, when ``wait`` is off, this raises ``LockBusy`` at once.
+
+    A process that may not write the lock file (a store shared read-only) holds nothing: it cannot
+    write what the lock guards either, so it only reads, and what it reads is replaced whole
+    (``replacing``); a write it then tries fails with its own PermissionError."""
     lock = FileLock(str(path))
     try:
         lock.acquire(timeout=-1 if wait else 0)
     except Timeout:
         raise LockBusy(str(path)) from None
+    except PermissionError:
+        yield
+        return
     try:
         yield
     finally:

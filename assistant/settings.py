@@ -71,6 +71,8 @@ class Settings:
     max_filter_values: int = field(default=100, metadata={"help": "most values one filter may hold (all fields together)"})
     openreview_url: str = field(default="https://api2.openreview.net",
                                 metadata={"help": "OpenReview API v2 server that `assistant ingest --openreview VENUE` downloads from"})
+    model_answers: int = field(default=1, metadata={"help": "answers a language model may write at once in `assistant ui` (page and API); more are refused with a message, so two cores stay free for searches"})
+    answer_seconds: float = field(default=90.0, metadata={"help": "longest one answer may take in `assistant ui`; then it stops, marked incomplete"})
 
     def __post_init__(self) -> None:
         if self.llm not in LLM_CHOICES:
@@ -89,6 +91,11 @@ class Settings:
                               f"Use 1 to {self.max_k} (ASSISTANT_MAX_K).")
         if self.k < 1:
             raise ConfigError(f"k={self.k} must be at least 1.", "Pass --k 1 or more.")
+        if self.model_answers < 0:
+            raise ConfigError(f"ASSISTANT_MODEL_ANSWERS={self.model_answers} is out of range.",
+                              "Use 0 (answers only quote the abstracts) or more.")
+        if not self.answer_seconds > 0:
+            raise ConfigError(f"ASSISTANT_ANSWER_SECONDS={self.answer_seconds} is out of range.", "Use a number of seconds above 0.")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> "Settings":

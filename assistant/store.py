@@ -22,6 +22,7 @@ import threading
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Iterator
 from urllib.parse import urlparse
 
@@ -45,6 +46,88 @@ FOLLOW_EVERY = 1.0  # seconds between checks for another process's writes
 REVISION_KEY = "revision"
 REBUILD = ("Re-ingest with `assistant ingest --rebuild PATH ...`, naming the files or folders you loaded "
            "(without PATH it loads the bundled abstracts)")
+
+
+# What a damaged or unwritable store's own failures say (SQLite's, Chroma's Rust bindings', Python's own), so
+# each ends as one line naming the folder and the fix instead of a 70-line traceback.
+DAMAGED_DATABASE = ("database disk image is malformed", "file is not a database", "database or disk is full")
+DAMAGED_INDEX = ("error getting embedding", "hnsw", "index_metadata", "unpickling", "pickle", "data_level0",
+                 "link_lists", "length.bin", "header.bin", "segment reader", "nothing found on disk")
+UNWRITABLE = ("readonly database", "read-only", "permission denied", "unable to open database file")
+
+
+def store_failure(exc: BaseException, folder: Path) -> StoreError | None:
+    """The StoreError saying what is wrong with the store in ``folder`` that ``exc`` shows, or None when
+    ``exc`` is not a damaged or unwritable store (a bad request, say). The exceptions ``exc`` arose from
+    count too: Chroma's client, failing to open a damaged database, fails again as it cleans up
+    ("'RustBindingsAPI' object has no attribute 'bindings'")."""
+    chain: list[BaseException] = []
+    while exc is not None and exc not in chain and len(chain) < 10:
+        chain.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    for each in chain:
+        failure = _store_failure(each, folder)
+        if failure is not None:
+            return failure
+    return None
+
+
+def _store_failure(exc: BaseException, folder: Path) -> StoreError | None:
+    said = f"{type(exc).__name__}: {exc}".lower()
+    detail = " ".join(str(exc).split())[:160] or type(exc).__name__
+    if isinstance(exc, PermissionError) or any(s in said for s in UNWRITABLE):
+        return StoreError(f"The store in {folder} cannot be written by this user ({detail}).",
+                          f"Give this user write permission on {folder} and the files in it (its owner can run "
+                          f"`chmod -R u+w,g+w` or `chown -R`), or set ASSISTANT_HOME to a folder of your own.")
+    if any(s in said for s in DAMAGED_DATABASE):
+        return StoreError(f"The store in {folder} is damaged: its database chroma.sqlite3 cannot be read ({detail}).",
+                          f"Move the folder aside (`mv {folder} {folder}.damaged`), then load the abstracts again "
+                          "with `assistant ingest PATH ...` (without PATH: the bundled abstracts).")
+    if any(s in said for s in DAMAGED_INDEX):
+        return StoreError(f"The store in {folder} is damaged: a file of its vector index cannot be read ({detail}).",
+                          REBUILD + ".")
+    return None
+
+
+def _chroma_folder(settings: Settings) -> Path:
+    return settings.home / "chroma"
+
+
+@contextmanager
+def failing_clearly(settings: Settings, folder: Path | None = None) -> Iterator[None]:
+    """Run the block, a damaged or unwritable store's failure raised as a one-line StoreError naming
+    ``folder`` (default: the Chroma folder)."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except Exception as exc:
+        if settings.chroma_url:
+            raise
+        failure = store_failure(exc, folder or _chroma_folder(settings))
+        if failure is None:
+            raise
+        raise failure from exc
+
+
+class GuardedCollection:
+    """A Chroma collection whose calls fail as one-line StoreErrors when the store is damaged or unwritable
+    (``store_failure``); everything else is the collection's own."""
+
+    def __init__(self, collection, settings: Settings) -> None:
+        self._collection = collection
+        self._settings = settings
+
+    def __getattr__(self, name: str):
+        value = getattr(self._collection, name)
+        if not callable(value):
+            return value
+
+        def call(*args, **kwargs):
+            with failing_clearly(self._settings):
+                return value(*args, **kwargs)
+
+        return call
 
 
 @dataclass(frozen=True)
@@ -81,7 +164,44 @@ def make_client(settings: Settings):
     except OSError as exc:
         raise StoreError(f"Cannot create the data folder {path} ({exc.strerror}).",
                          "Set ASSISTANT_HOME to a folder you can write to.") from None
-    return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+    if not writable(path):
+        path = read_only_copy(path)
+    try:
+        with failing_clearly(settings):
+            return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+    except StoreError:
+        # Chroma keeps the half-started System of a folder it failed to open, and the next client of it
+        # fails otherwise ("Could not connect to tenant default_tenant"): forget it, so the next try reads
+        # the folder again (once it is repaired, say)
+        forget_folder(str(path))
+        raise
+
+
+def writable(folder: Path) -> bool:
+    database = folder / "chroma.sqlite3"
+    return os.access(folder, os.W_OK) and (not database.exists() or os.access(database, os.W_OK))
+
+
+def read_only_copy(folder: Path) -> Path:
+    """A private copy of a store this process may only read, in the temp folder, deleted at exit.
+
+    Chroma's embedded client writes to its database as it opens it (even to read), so a shared store
+    one may not write is searched from a copy: the copy is taken when the store is opened, and a write
+    to the store itself fails first with a one-line StoreError (``write_lock``)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    copy = Path(tempfile.mkdtemp(prefix="assistant-read-only-")) / "chroma"
+    atexit.register(shutil.rmtree, copy.parent, ignore_errors=True)
+    try:
+        shutil.copytree(folder, copy)
+    except (OSError, shutil.Error) as exc:
+        shutil.rmtree(copy.parent, ignore_errors=True)
+        raise StoreError(f"The store in {folder} cannot be written by this user, and copying it to read it failed "
+                         f"({exc}).", f"Give this user write permission on {folder}, or free space in "
+                         f"{copy.parent.parent}.") from None
+    return copy
 
 
 class Store:
@@ -100,7 +220,8 @@ class Store:
 
     # -- opening -----------------------------------------------------------------
     def exists(self) -> bool:
-        names = {getattr(c, "name", c) for c in self.client.list_collections()}
+        with failing_clearly(self.settings):
+            names = {getattr(c, "name", c) for c in self.client.list_collections()}
         return self.chunk_name in names and self.paper_name in names
 
     def open(self, spec: IndexSpec | None, create: bool = False) -> bool:
@@ -117,8 +238,11 @@ class Store:
                 raise StoreError("Cannot create a store without an index spec.")
         config = {"hnsw": {"space": "cosine"}}
         meta = spec.as_metadata() if spec else None
-        chunks = self.client.get_or_create_collection(self.chunk_name, configuration=config, metadata=meta, embedding_function=None)
-        papers = self.client.get_or_create_collection(self.paper_name, configuration=config, metadata=meta, embedding_function=None)
+        with failing_clearly(self.settings):
+            chunks = GuardedCollection(self.client.get_or_create_collection(
+                self.chunk_name, configuration=config, metadata=meta, embedding_function=None), self.settings)
+            papers = GuardedCollection(self.client.get_or_create_collection(
+                self.paper_name, configuration=config, metadata=meta, embedding_function=None), self.settings)
         if spec is not None:
             self._check(chunks.metadata or {}, spec)
             self._spec = spec
@@ -151,7 +275,10 @@ class Store:
             return
         self._checked = now
         try:
-            fresh = self.client.get_collection(self.paper_name)
+            with failing_clearly(self.settings):
+                fresh = self.client.get_collection(self.paper_name)
+        except StoreError:
+            raise
         except Exception:  # dropped by another process (a rebuild); chromadb raises NotFoundError/ValueError
             fresh = None
         if fresh is not None and fresh.id == self._papers.id and \
@@ -363,9 +490,13 @@ def forget_shared_system(client) -> None:
     this one wrapper forgets our folder's entry in Chroma's registry; the old System lives on for
     in-flight queries and is then collected. ``tests/test_hostile_input.py`` fails if Chroma
     changes the registry under it."""
+    forget_folder(getattr(client, "_identifier", None))
+
+
+def forget_folder(identifier: str | None) -> None:
+    """Forget Chroma's shared ``System`` of one folder (its identifier is the folder's path); see above."""
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    identifier = getattr(client, "_identifier", None)
     SharedSystemClient._identifier_to_system.pop(identifier, None)
     SharedSystemClient._identifier_to_refcount.pop(identifier, None)
 
@@ -376,14 +507,17 @@ def write_lock(settings: Settings) -> Iterator[None]:
     if settings.chroma_url:  # the server serialises writes itself
         yield
         return
-    settings.home.mkdir(parents=True, exist_ok=True)
     path = settings.home / f".{settings.collection}.write.lock"
     with ExitStack() as held:
-        try:
-            held.enter_context(locked(path, wait=False))
-        except LockBusy:
-            holder = path.read_text().strip() or "another process"
-            raise StoreBusyError(f"The store in {settings.home} is in use: {holder} is writing to it.",
-                                 "Wait for that ingest to finish, then run the command again.") from None
-        path.write_text(f"process {os.getpid()}")
+        with failing_clearly(settings, settings.home):
+            settings.home.mkdir(parents=True, exist_ok=True)
+            if not os.access(settings.home, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+                raise PermissionError(f"Permission denied: {path}")
+            try:
+                held.enter_context(locked(path, wait=False))
+            except LockBusy:
+                holder = path.read_text().strip() or "another process"
+                raise StoreBusyError(f"The store in {settings.home} is in use: {holder} is writing to it.",
+                                     "Wait for that ingest to finish, then run the command again.") from None
+            path.write_text(f"process {os.getpid()}")
         yield

@@ -243,3 +243,78 @@ def test_a_long_running_process_sees_and_keeps_another_process_writes(make_assis
     for query, name in (("quokka detection in camera traps", "Quokkanet"), ("wombat behaviour reports", "WombatGPT")):
         hits = json.loads(run_cli("search", query, "--json", home=home).stdout)["results"]
         assert hits and hits[0]["title"].startswith(name), (query, hits)
+
+
+# -- the encoder child ends with its parent (issue 45) ---------------------------------------------------
+CORPUS = ROOT.parent / "shared" / "corpus" / "iclr2026.jsonl.gz"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == pid and b"ingest.encoder_process" in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is alive (a zombie waiting for a reaper is not)."""
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason=f"needs the real corpus at {CORPUS} (../shared/corpus beside the repo)")
+@pytest.mark.skipif(not Path("/proc").exists(), reason="finds the encoder child through /proc (Linux)")
+def test_the_encoder_child_ends_when_its_ingest_is_killed(tmp_path):
+    import gzip
+
+    papers = tmp_path / "slice.jsonl"
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as src, papers.open("w", encoding="utf-8") as out:
+        for i, line in enumerate(src):  # over the 256 new papers past which ingests encode in a child
+            if i >= 600:
+                break
+            out.write(line)
+    ingest = subprocess.Popen([str(ASSISTANT), "ingest", str(papers)], env={**_env(tmp_path / "home"),
+                              "ASSISTANT_EMBED_PROCESS": "1"}, cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not children and ingest.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+            children = _children(ingest.pid)
+        assert children, "the ingest never started its encoder process"
+        # killed while the child encodes a window: loading the model costs it ~1.1 s of CPU
+        while _cpu_seconds(children[0]) < 2.0 and ingest.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _running(children[0]), "the encoder process ended before its ingest was killed"
+        os.kill(ingest.pid, signal.SIGKILL)
+        ingest.wait()
+        killed = time.monotonic()
+        while _running(children[0]) and time.monotonic() - killed < 3:
+            time.sleep(0.05)
+        assert not _running(children[0]), "the encoder process outlived its ingest by over 3 s"
+    finally:
+        if ingest.poll() is None:
+            ingest.kill()
+            ingest.wait()
+        for child in children:
+            if _running(child):
+                os.kill(child, signal.SIGKILL)

@@ -9,9 +9,11 @@ shown is HTML-escaped by ``ui.web_render``.
 import html
 import logging
 import re
+import reprlib
 import shutil
 import threading
 from collections import OrderedDict
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -19,12 +21,13 @@ from typing import Any, Callable
 import gradio as gr
 
 from assistant.core import MAX_PAGE
-from assistant.errors import AssistantError, StoreError
+from assistant.errors import AssistantError, InputError, StoreError
 from assistant.filters import FACETS, decision_groups
 from assistant.settings import LLM_CHOICES
 from ingest.parse import file_kind
 
 from . import web_render as render
+from .web_limits import AnswerLimits
 from .web_numbers import whole_number
 
 log = logging.getLogger("ui.web")
@@ -32,6 +35,9 @@ log = logging.getLogger("ui.web")
 MAX_UPLOAD_MB = 20
 MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
 API_CONVERSATIONS = 1000  # API conversations remembered at once
+# Longest conversation id an API caller may send: longer ids are refused, not cut, so two ids that share a
+# prefix never share a history.
+CONVERSATION_ID_CHARS = 200
 UPLOAD_TYPES = (".txt", ".jsonl", ".csv", ".gz")  # .gz: one of the others gzipped (papers.jsonl.gz)
 K_MAX = 10
 SEARCH_K_MAX = 100  # the API's /search may list more papers than an answer cites
@@ -99,6 +105,8 @@ class WebApp:
         self._facets: tuple[list, dict] | None = None  # (the library they were read from, the filter values)
         self._api_lock = threading.Lock()
         self._api_conversations: OrderedDict[str, Any] = OrderedDict()
+        self.limits = AnswerLimits(assistant.settings)
+        self.store_problem: str | None = None  # why the store could not be read, shown in the page's header
 
     # -- sessions ------------------------------------------------------------------------
     def new_session(self) -> Session:
@@ -125,7 +133,7 @@ class WebApp:
         chosen = dropdown_filters(filters)
         yield from self._answer(session, question, lambda: self.assistant.stream(
             question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen),
-            render.filter_scope(chosen))
+            render.filter_scope(chosen), llm)
 
     def show_more(self, k: Any, llm: str, session: Session | None):
         """The next page of the last list answer, as a turn of its own, under the filters of its first page
@@ -139,22 +147,25 @@ class WebApp:
             return
         plan, page = last.plan, last.next_page
         yield from self._answer(session, f"{plan.question} (page {page})", lambda: self.assistant.stream(
-            plan.question, llm=self._llm(llm), k=self._k(k), plan=plan, page=page), last.scope)
+            plan.question, llm=self._llm(llm), k=self._k(k), plan=plan, page=page), last.scope, llm)
 
-    def _answer(self, session: Session, question: str, start: Callable[[], Any], scope: str):
-        """Stream one answer into the page under the filters ``scope`` names. Always finishes: errors end
-        up in the page, not in a spinner."""
+    def _answer(self, session: Session, question: str, start: Callable[[], Any], scope: str, llm: Any):
+        """Stream one answer written by ``llm`` into the page under the filters ``scope`` names. Always
+        finishes: errors end up in the page, not in a spinner."""
         session.busy = True
         session.counter += 1
         turn = render.Turn(session.counter, question)
         session.turns.append(turn)
+        bounds = ExitStack()  # a model's slot and the answer's deadline (``web_limits``)
         try:
             yield self._views(session, question="")
             stream = None
             try:
                 turn.scope = scope
+                bounds.enter_context(self.limits.model_slot(self._llm(llm)))
                 stream = start()
                 session.stream = stream
+                bounds.enter_context(self.limits.deadline(stream))
                 turn.plan_line = stream.plan.line()
                 turn.citations = list(stream.citations)
                 turn.stage = "Writing the answer…"
@@ -162,6 +173,7 @@ class WebApp:
                 for piece in stream:
                     turn.text += piece
                     yield self._views(session)
+                bounds.close()  # the deadline notes a stopped answer
                 answer = stream.answer
                 turn.text, turn.citations = answer.answer, list(answer.citations)
                 turn.model, turn.note, turn.complete = answer.model, answer.note, answer.complete
@@ -183,6 +195,7 @@ class WebApp:
             session.stream = None
             yield self._views(session)
         finally:  # also when the browser goes away mid-answer
+            bounds.close()
             turn.pending = False
             session.stream = None
             session.busy = False
@@ -215,7 +228,28 @@ class WebApp:
         return whole_number(page, "page", MAX_PAGE, default=1, what="a page number")
 
     def _llm(self, llm: Any) -> str:
-        return llm if llm in LLM_CHOICES else self.assistant.settings.llm
+        """``llm`` from the page or an API caller: one of ``LLM_CHOICES``; left out, the setting."""
+        if llm is None or (isinstance(llm, str) and not llm.strip()):
+            return self.assistant.settings.llm
+        if isinstance(llm, str) and llm.strip() in LLM_CHOICES:
+            return llm.strip()
+        raise InputError(f"llm={reprlib.repr(llm)} is not an answer backend.",
+                         f"Pass one of: {', '.join(LLM_CHOICES)}, or leave llm out for {self.assistant.settings.llm}.")
+
+    @staticmethod
+    def _conversation_id(conversation_id: Any) -> str:
+        """An API caller's conversation id as text of at most CONVERSATION_ID_CHARS; blank: no conversation."""
+        if conversation_id is None:
+            return ""
+        if not isinstance(conversation_id, (str, int)) or isinstance(conversation_id, bool):
+            raise InputError(f"conversation_id is a {type(conversation_id).__name__}, not text.",
+                             "Pass the conversation id as a string.")
+        text = str(conversation_id).strip()
+        if len(text) > CONVERSATION_ID_CHARS:
+            raise InputError(f"conversation_id is {len(text):,} characters; the limit is {CONVERSATION_ID_CHARS}.",
+                             f"Name conversations with ids of at most {CONVERSATION_ID_CHARS} characters "
+                             "(a UUID is 36).")
+        return text
 
     def _error_text(self, exc: AssistantError) -> str:
         text = str(exc)
@@ -263,9 +297,10 @@ class WebApp:
             if self._papers is None or refresh:
                 try:
                     self._papers = self.assistant.papers()
+                    self.store_problem = None
                 except AssistantError as exc:
                     warn(str(exc))
-                    self._papers = []
+                    self._papers, self.store_problem = [], str(exc)
             return self._papers
 
     def current_papers(self, force: bool = False) -> list:
@@ -290,8 +325,10 @@ class WebApp:
         papers = self.current_papers(force)
         files = render.source_files(papers)
         value = source if source in files else ALL_FILES
-        return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value),
-                render.header_html(len(papers), len(files)))
+        header = render.header_html(len(papers), len(files))
+        if self.store_problem:  # a damaged or unwritable store: said on the page, for as long as it lasts
+            header += f'<div class="store-problem" role="alert">{html.escape(self.store_problem)}</div>'
+        return (self.library_view(text, value), gr.update(choices=[ALL_FILES, *files], value=value), header)
 
     # -- chat filters ----------------------------------------------------------------------
     def facets(self) -> dict[str, list]:
@@ -419,9 +456,15 @@ class WebApp:
     def api_chat(self, question: Any, k: Any = None, llm: Any = None, conversation_id: Any = "",
                  where: Any = None, page: Any = 1) -> tuple[str, list[dict], dict]:
         def answer() -> tuple[str, list[dict], dict]:
-            conversation = self.api_conversation(str(conversation_id)[:200]) if conversation_id else None
-            data = self.assistant.ask(question, conversation=conversation, llm=self._llm(llm),
-                                      k=self._k(k), where=where, page=self._page(page)).as_dict()
+            name, backend, most, which = self._conversation_id(conversation_id), self._llm(llm), self._k(k), self._page(page)
+            conversation = self.api_conversation(name) if name else None
+            with self.limits.model_slot(backend):
+                stream = self.assistant.stream(question, conversation=conversation, llm=backend, k=most, where=where,
+                                               page=which)
+                with self.limits.deadline(stream):
+                    for _piece in stream:
+                        pass
+            data = stream.answer.as_dict()
             details = {key: data[key] for key in ("plan", "total", "more", "next_page", "comparison", "synthesis",
                                                   "complete", "model", "note") if key in data}
             return data["answer"], data["citations"], details

@@ -13,7 +13,7 @@ import gradio as gr
 from starlette.middleware import Middleware
 from starlette.responses import PlainTextResponse
 
-from assistant.errors import AssistantError, ConfigError
+from assistant.errors import AssistantError, ConfigError, StoreError
 
 from .web_app import MAX_UPLOAD_BYTES
 from .web_layout import build_app
@@ -129,7 +129,10 @@ def serve(assistant, host: str = "127.0.0.1", port: int = 7860, mcp: bool = Fals
     """`assistant ui`: ingest the bundled corpus if the store is empty, then serve the app until Ctrl-C."""
     if mcp:
         require_mcp()
-    prepare(assistant, ingest_if_empty)
+    try:
+        prepare(assistant, ingest_if_empty)
+    except StoreError as exc:  # a damaged or unwritable store: the page says so too, and the server runs on
+        print(f"note: {exc}", flush=True)
     demo = build_app(assistant)
     threading.Thread(target=demo.web_app.warm, name="warm-library", daemon=True).start()
     url = launch(demo, host=host, port=port, mcp=mcp, prevent_thread_lock=True, quiet=True)

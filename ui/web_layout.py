@@ -22,6 +22,10 @@ from .web_app import ALL_FILES, EXAMPLES, FILTER_LABELS, K_MAX, MAX_UPLOAD_MB, U
 # that takes a second does not feel.
 QUEUE_POLL_SECONDS = 0.1
 PROGRESS_POLL_SECONDS = 0.25
+# Gradio queues each concurrency id apart: a search never waits behind answers (which took a lone /search from
+# 0.2 s to 31.7 s when they shared one queue of two). Answers by a model are limited further (``web_limits``).
+ANSWER_QUEUE = {"concurrency_id": "answer", "concurrency_limit": 2}
+SEARCH_QUEUE = {"concurrency_id": "search", "concurrency_limit": 2}
 
 
 # -- the page -----------------------------------------------------------------------------------
@@ -94,7 +98,7 @@ def build_app(assistant) -> gr.Blocks:
 
         # chat
         chat_inputs, chat_outputs = [question, k, llm, session, *filter_boxes], [chat_log, sources, question, more]
-        answer_queue = {"concurrency_id": "answer", "concurrency_limit": 2, "show_progress": "hidden"}
+        answer_queue = {**ANSWER_QUEUE, "show_progress": "hidden"}
         ask.click(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
         question.submit(app.respond, chat_inputs, chat_outputs, **answer_queue, **private)
         for button, text in zip(example_buttons, EXAMPLES):
@@ -137,8 +141,8 @@ def build_app(assistant) -> gr.Blocks:
                 question: the question, e.g. "which papers reduce reasoning token usage?"
                 k: most papers to cite, 1 to 10
                 llm: who writes the answer: auto, ollama, local or none (quotes the abstracts)
-                conversation_id: any string naming a conversation; calls with the same id share a
-                    history, so "what about the second one?" refers to that conversation's last answer
+                conversation_id: any string of at most 200 characters naming a conversation; calls with
+                    the same id share a history, so "what about the second one?" refers to that conversation's last answer
                 where: only consider papers matching these filters, e.g. "year=2026; file=a.txt", or a dict
                     {"year": 2026, "file": ["a.txt", "b.txt"]}. Fields: file, year, venue, decision (or a group:
                     accepted, oral, withdrawn, ...), area (a primary area or a part of one), keyword,
@@ -176,8 +180,8 @@ def build_app(assistant) -> gr.Blocks:
             """
             return app.api_search(query, k, where, page)
 
-        gr.api(chat, api_name="chat", concurrency_id="answer", concurrency_limit=2)
-        gr.api(search, api_name="search", concurrency_id="answer", concurrency_limit=2)
+        gr.api(chat, api_name="chat", **ANSWER_QUEUE)
+        gr.api(search, api_name="search", **SEARCH_QUEUE)
 
     demo.queue(default_concurrency_limit=2)
     calm_queue(demo)

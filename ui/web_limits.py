@@ -1,0 +1,64 @@
+"""What one answer may cost a shared server: how many a language model writes at once, and how long one runs.
+
+On two cores, two answers by the local model (35-40 s each) held both cores, and everything else waited
+on them. ``AnswerLimits`` lets ``settings.model_answers`` answers be written by a model at once and
+refuses the next with a message that says so (answers quoting the abstracts, ``llm=none``, are not
+counted), and stops any answer at ``settings.answer_seconds``, keeping what it wrote, marked incomplete.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+from assistant.errors import LLMError
+
+
+class AnswerLimits:
+    def __init__(self, settings) -> None:
+        self.most = settings.model_answers
+        self.seconds = settings.answer_seconds
+        self._slots = threading.BoundedSemaphore(self.most) if self.most else None
+        self._count = threading.Lock()
+        self.writing = 0  # model answers being written now
+
+    @contextmanager
+    def model_slot(self, llm: str) -> Iterator[None]:
+        """Hold one of the model's slots for the block when ``llm`` is a model (not "none"), or refuse."""
+        if llm == "none":
+            yield
+            return
+        if self._slots is None or not self._slots.acquire(blocking=False):
+            raise LLMError(f"A language model is already writing {self.most} answer{'s' * (self.most != 1)}, "
+                           f"the most this server writes at once (ASSISTANT_MODEL_ANSWERS={self.most}).",
+                           "Ask again in a moment, or ask with llm=none for an answer quoting the abstracts now.")
+        with self._count:
+            self.writing += 1
+        try:
+            yield
+        finally:
+            with self._count:
+                self.writing -= 1
+            self._slots.release()
+
+    @contextmanager
+    def deadline(self, stream) -> Iterator[None]:
+        """Stop ``stream`` (``AnswerStream.cancel``) once it has run ``seconds``; its answer then says so."""
+        fired = threading.Event()
+
+        def stop() -> None:
+            fired.set()
+            stream.cancel()
+
+        timer = threading.Timer(self.seconds, stop)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+        answer = stream.answer
+        if fired.is_set() and not answer.complete and not answer.note:
+            answer.note = (f"Stopped after {self.seconds:g} s, the longest one answer may take here "
+                           "(ASSISTANT_ANSWER_SECONDS).")
