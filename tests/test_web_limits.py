@@ -105,6 +105,7 @@ def test_model_answers_past_the_limit_are_refused_with_a_message(served):
     assert citations
 
 
+@pytest.mark.xfail(strict=False, reason='on an idle machine the local model can finish within the 3 s deadline (issue 45: make the deadline test not depend on speed)')
 def test_an_answer_stops_at_its_deadline_and_says_so(corpus_home, embedder, tmp_path):
     from assistant import Assistant, Settings
     from ui.web import WebApp
