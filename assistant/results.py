@@ -7,8 +7,37 @@ from dataclasses import dataclass, field
 from . import schema
 
 
+PAPER_FIELDS = ("url", "primary_area", "tldr", "decision")  # a paper's fields from the data, when it has them
+
+
+class PaperFields:
+    """What the data says of a paper (its OpenReview page, primary area, tldr, decision), read from the mapping
+    ``_data_fields`` gives; None for a field the data did not give."""
+
+    def _data_fields(self) -> dict:
+        raise NotImplementedError
+
+    @property
+    def url(self) -> str | None:
+        """Its page (an OpenReview forum), when the data gave one."""
+        return self._data_fields().get("url")
+
+    @property
+    def primary_area(self) -> str | None:
+        return self._data_fields().get("primary_area")
+
+    @property
+    def tldr(self) -> str | None:
+        """The authors' one-line summary, when the data gave one."""
+        return self._data_fields().get("tldr")
+
+    @property
+    def decision(self) -> str | None:
+        return self._data_fields().get("decision")
+
+
 @dataclass
-class PaperHit:
+class PaperHit(PaperFields):
     """One paper found: its record (``sources``: where it was found), ``score`` (its relevance), the
     abstract as ``text`` and the ``passage`` of it that matched best."""
 
@@ -52,23 +81,8 @@ class PaperHit:
         """What costs its work cuts ("inference", "training"); [] for other papers."""
         return schema.savings(self.metadata) or []
 
-    @property
-    def url(self) -> str | None:
-        """Its page (an OpenReview forum), when the data gave one."""
-        return self.metadata.get("url")
-
-    @property
-    def primary_area(self) -> str | None:
-        return self.metadata.get("primary_area")
-
-    @property
-    def tldr(self) -> str | None:
-        """The authors' one-line summary, when the data gave one."""
-        return self.metadata.get("tldr")
-
-    @property
-    def decision(self) -> str | None:
-        return self.metadata.get("decision")
+    def _data_fields(self) -> dict:
+        return self.metadata
 
     def source_labels(self) -> list[str]:
         return [f"{s['file']} #{s['position']}" for s in self.sources]

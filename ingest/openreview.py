@@ -182,6 +182,14 @@ class _Api:
                                   "Is ASSISTANT_OPENREVIEW_URL an OpenReview API v2 server?")
         return page
 
+    def _after_failure(self, failed: int, message: str) -> int:
+        """One more failed try: wait before the next (doubling each time), or give up past ``SERVER_RETRIES``."""
+        failed += 1
+        if failed > SERVER_RETRIES:
+            raise OpenReviewError(message, _RERUN) from None
+        time.sleep(self.backoff * 2 ** (failed - 1))
+        return failed
+
     def _get(self, path: str, params: dict, *, missing_venue: str | None = None) -> dict:
         rate_limited = failed = 0
         while True:
@@ -191,11 +199,7 @@ class _Api:
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:  # no server, no route: retrying will not help now
                 raise _unreachable(self.base_url, exc) from None
             except (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError) as exc:
-                failed += 1
-                if failed > SERVER_RETRIES:
-                    raise OpenReviewError(f"{self.base_url} stopped answering ({type(exc).__name__}).",
-                                          _RERUN) from None
-                time.sleep(self.backoff * 2 ** (failed - 1))
+                failed = self._after_failure(failed, f"{self.base_url} stopped answering ({type(exc).__name__}).")
                 continue
             except httpx.HTTPError as exc:
                 raise _unreachable(self.base_url, exc) from None
@@ -208,11 +212,8 @@ class _Api:
                 time.sleep(wait)
                 continue
             if response.status_code >= 500:
-                failed += 1
-                if failed > SERVER_RETRIES:
-                    raise OpenReviewError(f"OpenReview answered HTTP {response.status_code} ({_message(response)}).",
-                                          _RERUN) from None
-                time.sleep(self.backoff * 2 ** (failed - 1))
+                failed = self._after_failure(failed, f"OpenReview answered HTTP {response.status_code} "
+                                                     f"({_message(response)}).")
                 continue
             if response.status_code >= 400 and _api_error(response) is None:  # a proxy or another server
                 raise OpenReviewError(f"{self.base_url}{path} answered HTTP {response.status_code} "

@@ -98,9 +98,12 @@ class PaperRanker:
     def order(self, query: str, vector: np.ndarray, *, allowed: set[str] | None = None, text_scores=None) -> "Order":
         """The fused score of every paper without its chunk signal, for a caller that has its own chunks."""
         ids, signal = self.signals(query, vector, allowed, text_scores)
+        return Order(ids, self._first(signal), self.vectors.row, self.weights.get("chunk", 0.0))
+
+    def _first(self, signal: np.ndarray) -> np.ndarray:
+        """The fused score but for the chunk signal, of every row of ``signals``."""
         w = self.weights
-        first = w["bm25"] * signal[:, 0] + w.get("keywords", 0.0) * signal[:, 1] + w["dense"] * signal[:, 2]
-        return Order(ids, first, self.vectors.row, w.get("chunk", 0.0))
+        return w["bm25"] * signal[:, 0] + w.get("keywords", 0.0) * signal[:, 1] + w["dense"] * signal[:, 2]
 
     def rank(self, query: str, vector: np.ndarray, *, n: int = 50, allowed: set[str] | None = None) -> list[Ranked]:
         """The ``n`` best papers for ``query`` (its embedding ``vector``), best first."""
@@ -108,7 +111,7 @@ class PaperRanker:
         if not ids:
             return []
         w = self.weights
-        first = w["bm25"] * signal[:, 0] + w.get("keywords", 0.0) * signal[:, 1] + w["dense"] * signal[:, 2]
+        first = self._first(signal)
         pool = min(max(POOL, n), len(ids))
         best = np.argpartition(-first, pool - 1)[:pool]
         chunk = self.best_chunks([ids[i] for i in best], vector) if w.get("chunk") else {}
