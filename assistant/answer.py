@@ -77,6 +77,7 @@ class Answer:
     # row for a question on one named paper in general: "tell me more about LASER-D")
     synthesis: "dict | None" = None     # a capable model's checked paragraph (synthesis.Synthesis.as_dict)
     more: int = 0                       # papers that answer the question on later pages (a list answer shows one)
+    unsure: int = 0                     # papers besides ``total`` that may answer (the relevance decision is unsure)
 
     @property
     def next_page(self) -> int | None:
@@ -92,7 +93,7 @@ class Answer:
         out = {"question": self.question, "answer": self.answer, "model": self.model,
                "citations": [c.as_dict() for c in self.citations], "complete": self.complete,
                "plan": self.plan.as_dict() if self.plan else None, "total": self.total,
-               "more": self.more, "next_page": self.next_page}
+               "more": self.more, "next_page": self.next_page, "unsure": self.unsure}
         if self.comparison:
             out["comparison"] = self.comparison
         if self.synthesis is not None:
@@ -129,7 +130,7 @@ class AnswerStream:
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
                  empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False,
-                 unknown_words: list[str] | None = None, venues: list[str] | None = None) -> None:
+                 unknown_words: list[str] | None = None, venues: list[str] | None = None, unsure: int = 0) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -139,7 +140,7 @@ class AnswerStream:
                                    {key: getattr(h, key) for key in PAPER_FIELDS if getattr(h, key)})
                           for i, h in enumerate(hits, 1)]
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
-                             total=self.total, more=plan.later(len(self.citations), self.total))
+                             total=self.total, more=plan.later(len(self.citations), self.total), unsure=unsure)
         self.comparison = []
         if (plan.form == "comparison" and len(self.citations) > 1) or self._asks_of_one_in_general(plan):
             from .comparison import compare_row
@@ -195,7 +196,7 @@ class AnswerStream:
                 paragraph = self._synthesis()
                 if paragraph:
                     yield emit(paragraph + "\n\n")
-            yield emit(opening(self.plan, len(self.citations), self.total, where))
+            yield emit(opening(self.plan, len(self.citations), self.total, where, self.answer.unsure))
             grouped = len({c.topic for c in self.citations}) > 1  # a question on several topics that found each
             for i, citation in enumerate(self.citations):
                 if self._cancelled:
@@ -331,17 +332,18 @@ def tidy(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def opening(plan, shown: int, total: int, where: str) -> str:
-    """The answer's first line: the count first, and which of them this page shows."""
+def opening(plan, shown: int, total: int, where: str, unsure: int = 0) -> str:
+    """The answer's first line: the count first (and how many more may answer), and which of them this page shows."""
     one, papers = ("One other paper", "other papers") if plan.besides else ("One paper", "papers")  # "others on X?"
     if plan.paged:
         first = plan.earlier + 1
         about = f" ({'mainly ' if plan.mainly else ''}{plan.kinds_text(', {} only')})" if plan.kind == "contribution" else ""
         if plan.whole_store:  # "show me all papers"
-            head = f"One paper {where}" if total == 1 else f"{total} papers {where}"
+            head = f"One paper {where}" if total == 1 else f"{total:,} papers {where}"
         else:
-            head = f"{one} {where} answers this{about}" if total == 1 else f"{total} {papers} {where} answer this{about}"
-        return head + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
+            head = f"{one} {where} answers this{about}" if total == 1 else f"{total:,} {papers} {where} answer this{about}"
+        maybe = f" ({unsure:,} more may be)" if unsure and not plan.whole_store else ""
+        return head + maybe + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
         if shown > 1:
             if total > shown:  # "compare the theory papers": k of the 8

@@ -25,6 +25,7 @@ class Found:
     hits: list[PaperHit]
     total: int
     empty_topics: list[str]
+    unsure: int = 0  # papers besides these that may answer (a list's relevance decision is unsure of them)
 
     @property
     def more(self) -> int:
@@ -38,7 +39,8 @@ class Found:
 
     def as_dict(self) -> dict:
         return {"plan": self.plan.as_dict(), "total": self.total, "more": self.more, "next_page": self.next_page,
-                "results": [h.as_dict() for h in self.hits], "empty_topics": self.empty_topics}
+                "results": [h.as_dict() for h in self.hits], "empty_topics": self.empty_topics,
+                "unsure": self.unsure}
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
@@ -152,7 +154,7 @@ class Assistant:
         where = self._filter(where)
         plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation, name="query")
         plan, selection = self._selected(plan, k=k, where=where)
-        return Found(plan, selection.page(plan), selection.total, selection.empty_topics)
+        return Found(plan, selection.page(plan), selection.total, selection.empty_topics, selection.unsure)
 
     def _selected(self, plan: Plan, *, k: int | None, where):
         """``plan`` and its selection; when no paper has the kind a "mainly" question asks for as its main
@@ -191,7 +193,7 @@ class Assistant:
         hit = PaperHit.from_store(known.id, meta, text, score=known.score, passage=passage)
         found = None if selection.found is None else selection.found + 1
         hits = [hit, *selection.hits] if plan.paged else [hit, *selection.hits][:k]
-        return Selection(hits, selection.empty_topics, selection.store, found)
+        return Selection(hits, selection.empty_topics, selection.store, found, selection.unsure)
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
              page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",
@@ -210,6 +212,7 @@ class Assistant:
         where = str(parsed or "") or None  # the plan shows the filters as text
         resolved = conversation.resolve(question) if conversation is not None else None
         _spelled, named = self.searcher.lexical.read_names(focus(question))
+        named = self._named_not_in_passing(focus(question), named, parsed)
         if resolved is not None and named and resolved.restrict_to is not None and not resolved.pick_one \
                 and not resolved.adding and not is_compare(question) and (not GROUP_REFERENCE.search(question) or (
                     MEMBERSHIP.search(question) and not set(named) & set(resolved.restrict_to))
@@ -259,6 +262,15 @@ class Assistant:
                              f"Use 1 to {self.settings.max_k} papers a page, or None for every paper.")
         plan.page, plan.page_size = page, page_size
         return plan
+
+    def _named_not_in_passing(self, text: str, named: list[str], where: Filter | None) -> list[str]:
+        """``named``, or none when the question describes another paper and names these in passing: the ranking
+        core finds that it describes one paper (``PaperRanker.known_item``) and it is none of them ("We present
+        FVQ, a tokenizer ... for VAR" describes FVQ's paper, not the paper titled "VAR: ...")."""
+        if not named:
+            return named
+        known = self.ranker.known_item(text, self.embedder.embed_query(text), allowed=self.store.paper_ids(where))
+        return named if known is None or known.id in named else []
 
     def _add_compared(self, plan: Plan, where: Filter | None) -> None:
         """'How does it compare to TTM?' after an answer: the paper it is set against, by a name too short for the
@@ -472,6 +484,7 @@ class Assistant:
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
                             empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,
+                            unsure=selection.unsure,
                             unknown_words=unknown, venues=venues)
 
     def ask(self, question: str, **options):

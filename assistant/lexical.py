@@ -258,7 +258,7 @@ class LexicalIndex:
     def _merge_live(self) -> None:
         matrix, self._ids, titles = self._live_rows()
         if self.field == "text":  # the keyword field's segments keep keywords where titles are kept
-            self._speller = NameSpeller(titles, self._ids)
+            self._speller = NameSpeller(titles, self._ids, words=self.english)
             self._titles = dict(zip(self._ids, titles))
         self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()

@@ -28,7 +28,7 @@ from .kind_set_aside import drop_of_the_kind
 from .plan import Plan, compared_names, without_contribution_words
 from .results import PaperHit
 from .acronyms import definitions, readings
-from .search import LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
+from .search import LIST_DECISION, LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
 from .query_words import GENERAL_HEADS, topic_runs
 from .store import Store
 from .savings_asked import ANY
@@ -64,6 +64,7 @@ class Selection:
     empty_topics: list[str] = field(default_factory=list)  # topics of the question that found nothing
     store: Store | None = None                  # where the hits known by id and title only are read from
     found: int | None = None                    # papers that answer, when ``hits`` holds only the best of them
+    unsure: int = 0                             # papers besides these that may answer (``Gate.unsure``)
 
     @property
     def total(self) -> int:
@@ -91,7 +92,7 @@ def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, wh
     kept = [h for h in chosen.hits if h.id not in left_out]
     kept = kept if plan.paged else kept[:k]
     found = None if chosen.found is None else chosen.found - (len(chosen.hits) - len(kept))
-    return Selection(kept, chosen.empty_topics, chosen.store, found)
+    return Selection(kept, chosen.empty_topics, chosen.store, found, chosen.unsure)
 
 
 def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:
@@ -142,14 +143,17 @@ def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
     store ("show me all papers")."""
     if plan.whole_store:
         return _the_rest([], searcher, where)
-    gate = KIND_GATE if plan.saves else LIST_GATE  # among the papers that cut a cost: a kind of its own
+    gate = KIND_GATE if plan.saves else LIST_DECISION  # among the papers that cut a cost: a kind of its own
     hits, empty = searcher.search_topics(plan.query, k=None, gate=gate, where=where,
                                          topic_list=plan.topics or None, pool=LIST_POOL)
     if plan.exclude:
         return _the_rest(hits, searcher, where)
     hits += _on_examples(plan, searcher, {h.id for h in hits}, topic_gate, k, where)
     hits += _on_the_whole_question(plan, searcher, {h.id for h in hits}, gate, where)
-    return Selection(_using_the_means(_less_left_out(hits, plan, searcher, where), plan, searcher), empty)
+    kept = _using_the_means(_less_left_out(hits, plan, searcher, where), plan, searcher)
+    unsure = 0 if plan.without or plan.means or plan.examples else searcher.unsure(
+        plan.query, gate, found={h.id for h in hits}, where=where, topic_list=plan.topics or None, pool=LIST_POOL)
+    return Selection(kept, empty, unsure=unsure)
 
 
 def _using_the_means(hits: list[PaperHit], plan: Plan, searcher: HybridSearcher) -> list[PaperHit]:

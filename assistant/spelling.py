@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from typing import Iterable
 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
@@ -21,8 +22,8 @@ MAX_SPAN = 3  # words a typed name may be split into ('think merge', 'parallel r
 
 
 def name_key(text: str) -> str:
-    """'LASER-D', 'Laser D' and 'laserd' all give 'laserd'."""
-    return _NOT_ALNUM.sub("", text.lower())
+    """'LASER-D', 'Laser D' and 'laserd' all give 'laserd'; 'DIAL-G²' and 'dial g2' give 'dialg2'."""
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).lower())
 
 
 def title_name(title: str, shortest: int = MIN_KEY) -> str | None:
@@ -52,7 +53,8 @@ def name_kind(name: str) -> str | None:
 class NameSpeller:
     """Finds the store's paper names in a query, however they are typed, and writes them the titles' way."""
 
-    def __init__(self, titles: Iterable[str], ids: Iterable[str] = ()) -> None:
+    def __init__(self, titles: Iterable[str], ids: Iterable[str] = (), words=frozenset()) -> None:
+        self.words = words  # English words (``typos.EnglishWords``): typed in lower case, one is the word, no name
         self.names: dict[str, str] = {}
         self.papers: dict[str, list[str]] = {}
         self.short: dict[str, list[str]] = {}  # names of three capitals ('THR', 'ECA'): found only as written
@@ -90,16 +92,23 @@ class NameSpeller:
         title writes it."""
         pieces, last, found = [], 0, []  # found: (where in the query, paper) of each paper named
         for start, end, typed, name in self._found(query):
+            if typed.isalpha() and typed.islower() and typed in self.words:  # "faster" is the word, not FASTer
+                continue
             if typed.lower() != name.lower():
                 pieces += [query[last:start], name]
                 last, typed = end, name
             kind = name_kind(name)
-            if kind is None or (kind == "capitals" and typed != typed.upper()):
+            if kind is None or (kind == "capitals" and typed != typed.upper() and not self._no_word(typed)):
                 continue
             found += [(start, pid) for pid in self.papers.get(name_key(name), [])]
         for short in re.finditer(r"(?<![\w-])[A-Z]{3}(?![\w-])", query):  # 'THR' as the title writes it, not 'thr'
             found += [(short.start(), pid) for pid in self.short.get(short.group(), [])]
         return "".join(pieces) + query[last:], list(dict.fromkeys(pid for _, pid in sorted(found, key=lambda f: f[0])))
+
+    def _no_word(self, typed: str) -> bool:
+        """Whether a name of capitals typed otherwise ('echosat' for ECHOSAT) is no English word, so it names the
+        paper: 'grace' or 'crisp' is the word. Without a word list, no typed form is known not to be a word."""
+        return bool(self.words) and not any(w in self.words for w in re.split(r"[\s\-]+", typed.lower()) if w)
 
     def respell(self, query: str) -> str:
         """'what is LaserD' -> 'what is LASER-D'; a query naming no paper comes back unchanged."""

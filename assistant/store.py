@@ -217,6 +217,7 @@ class Store:
         self._checked = 0.0
         self._spec: IndexSpec | None = None  # checked when the store was opened, and again on reopening
         self._reopening = threading.Lock()
+        self._metadata: tuple[str, dict[str, dict]] | None = None  # (revision, every paper's metadata)
 
     # -- opening -----------------------------------------------------------------
     def exists(self) -> bool:
@@ -346,6 +347,17 @@ class Store:
         (id, metadata or None, abstract or None)."""
         if self._papers is None:
             return
+        if ((where is not None and where.has_terms) or also is not None) and _plain(also):
+            # Chroma evaluates a metadata condition page by page (offset paging), each page scanning again: at
+            # 20,000 papers a contribution label took it 60 s; the whole table is read in 0.7 s, once a revision
+            table = self.metadata()
+            ids = table if where is None or where.paper_ids is None else [pid for pid in where.paper_ids if pid in table]
+            chosen = [pid for pid in ids if (where is None or where.allows(table[pid])) and _meets(table[pid], also)]
+            texts = self.get_papers(chosen) if include_text else {}
+            for pid in chosen:
+                yield (pid, dict(table[pid]) if include_meta else None,
+                       texts[pid][1] if pid in texts else None)
+            return
         include = (["metadatas"] if include_meta else []) + (["documents"] if include_text else [])
         clause = _both(chroma_where(where), also)
         pages = (chroma_call(self._papers.get, ids=part, include=include, where=clause) for part in _id_batches(where)) \
@@ -363,6 +375,14 @@ class Store:
             if len(page["ids"]) < PAGE:
                 return
             offset += PAGE
+
+    def metadata(self) -> dict[str, dict]:
+        """Every paper's metadata record, read once for each revision of the store (``revision``)."""
+        revision = self.revision()
+        held = self._metadata
+        if held is None or held[0] != revision:
+            held = self._metadata = (revision, {pid: meta for pid, meta, _ in self.iter_papers()})
+        return held[1]
 
     def paper_ids(self, where: Filter | None) -> set[str] | None:
         """The ids of the papers ``where`` allows, for what holds no metadata (BM25); None: every paper."""
@@ -456,6 +476,34 @@ def chroma_where(where: Filter | None) -> dict | None:
         else:
             clauses.append({key: values[0]} if len(values) == 1 else {key: {"$in": list(values)}})
     return _both(*clauses) if clauses else None
+
+
+def _plain(clause: dict | None) -> bool:
+    """Whether ``_meets`` reads ``clause``: keys equal to a value, ``$lt``, ``$or`` of such (what the labels use)."""
+    if clause is None:
+        return True
+    if set(clause) == {"$or"}:
+        return all(_plain(part) for part in clause["$or"])
+    return all(not key.startswith("$") and (not isinstance(value, dict) or set(value) == {"$lt"})
+               for key, value in clause.items())
+
+
+def _meets(meta: dict, clause: dict | None) -> bool:
+    """Chroma's reading of a ``_plain`` condition on one record: a key it lacks meets no condition on it."""
+    if clause is None:
+        return True
+    if "$or" in clause:
+        return any(_meets(meta, part) for part in clause["$or"])
+    for key, value in clause.items():
+        held = meta.get(key)
+        if held is None:
+            return False
+        if isinstance(value, dict):
+            if not (isinstance(held, (int, float)) and held < value["$lt"]):
+                return False
+        elif held != value:
+            return False
+    return True
 
 
 def _both(*clauses: dict | None) -> dict | None:

@@ -104,9 +104,16 @@ class Bench:
         ranker = self.core if keywords else self.core_no_keywords
         return [self.to_ext[r.id] for r in ranker.rank(query, vector, n=n)]
 
-    def ask_assistant(self, query: str, k: int | None) -> list[str]:
+    def ask_assistant(self, query: str, k: int | None, keywords: bool = True) -> list[str]:
+        """The assistant's answer; without ``keywords`` its ranking core does not read the keyword field (the gold
+        of the keyword questions)."""
         self.assistant.searcher.forget_recent()
-        found = self.assistant.find(query, k=k, page_size=None if k is None else 20)
+        weights = self.assistant.ranker.weights
+        held, weights["keywords"] = weights.get("keywords", 0.0), weights.get("keywords", 0.0) if keywords else 0.0
+        try:
+            found = self.assistant.find(query, k=k, page_size=None if k is None else 20)
+        finally:
+            weights["keywords"] = held
         return [self.to_ext.get(h.id, h.id) for h in found.hits]
 
 
@@ -142,7 +149,7 @@ def lists(bench: Bench, questions: list[dict], systems: list[str]) -> dict[str, 
         answers: dict[str, list[str]] = {}
         for system in systems:
             if system == "assistant":
-                answers["assistant"] = bench.ask_assistant(q["query"], None)
+                answers["assistant"] = bench.ask_assistant(q["query"], None, keywords=False)
                 continue
             for cut in LIST_CUTS:
                 answers[f"{system}@{cut}"] = {

@@ -73,6 +73,22 @@ def test_name_speller_finds_coined_names_only():
     assert short.named("thr, Eca, THRs or ECA-like") == []
 
 
+def test_name_speller_tells_english_words_from_names():
+    """Typed in lower case, an English word is the word ('faster', not the paper FASTer; 'grace'), and a name of
+    capitals that is no English word is the name ('echosat' for ECHOSAT); 'DIAL-G2' is how 'DIAL-G²' is typed."""
+    from assistant.spelling import NameSpeller
+    from assistant.typos import EnglishWords
+
+    speller = NameSpeller(["FASTer: Toward Efficient Models", "ECHOSAT: Estimating Canopy Height",
+                           "DIAL-G²: Graph-Guided Dialectical Agent", "GRACE: Generative ..."], ["f", "e", "d", "g"],
+                          words=EnglishWords())
+    assert speller.named("a map of dynamics that is more accurate and faster") == []
+    assert speller.named("what does FASTer do?") == ["f"]
+    assert speller.named("echosat data sources") == ["e"]
+    assert speller.named("DIAL-G2 what is it") == ["d"]
+    assert speller.named("grace under pressure") == []
+
+
 def test_a_named_paper_is_found_even_when_the_encoder_misses_it(make_assistant, tmp_path):
     """A coined name means little to the encoder; naming the paper finds it at any corpus size."""
     folder = tmp_path / "papers"
@@ -205,18 +221,17 @@ def test_bm25_takes_part_under_a_filter_and_respects_it(corpus):
     assert [c.id for c in corpus.searcher.candidates("path of least resistance", where=both)] == [polr]
 
 
-def test_fused_order_does_not_change_the_gate():
-    """Candidates are ordered by RRF of dense and BM25 ranks; the gate still compares relevance
-    with the best relevance, not with the first candidate's."""
-    from assistant.search import Candidate, HybridSearcher, fuse_order
+def test_the_ranking_order_does_not_change_the_gate():
+    """Candidates come in the ranking core's order; the gate still compares relevance with the best
+    relevance, not with the first candidate's."""
+    from assistant.search import Candidate, HybridSearcher
 
     a = Candidate("a", dense=0.70, passage="", lexical=0.0, bm25=0.0)   # best relevance, no query word
     b = Candidate("b", dense=0.60, passage="", lexical=0.2, bm25=9.0)   # second by dense, first by BM25
     c = Candidate("c", dense=0.30, passage="", lexical=0.1, bm25=3.0)
-    assert [x.id for x in fuse_order([c, a, b])] == ["b", "c", "a"]  # 1/62+1/61 > 1/63+1/62 > 1/61
 
     searcher = HybridSearcher.__new__(HybridSearcher)
-    searcher.candidates = lambda query, where=None, pool=None: fuse_order([a, b, c])
+    searcher.candidates = lambda query, where=None, pool=None, from_core=None: [b, c, a]
     kept = searcher._gated("q", Gate(floor=0.5, ratio=0.85), where=None)
     assert [x.id for x in kept] == ["b", "a"]  # floor 0.85 x 0.70 (a's relevance), not x b's 0.67
 
