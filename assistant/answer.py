@@ -168,7 +168,7 @@ class AnswerStream:
 
         if len(self.citations) != 1:
             return False
-        return plan.in_general or (plan.kind == "named" and asks_in_general(plan.query or plan.question,
+        return plan.in_general or (plan.kind == "named" and asks_in_general(plan.query or plan.whole,
                                                                             self.citations[0].title))
 
     def cancel(self) -> None:

@@ -11,7 +11,7 @@ from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
 from .conversation import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
-from .plan import Plan, asked, beyond_the_set, broadened, is_compare, make_plan, unanchored
+from .plan import Plan, asked, beyond_the_set, broadened, is_compare, make_plan, read_for_answering, unanchored
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -195,6 +195,12 @@ class Assistant:
         hits = [hit, *selection.hits] if plan.paged else [hit, *selection.hits][:k]
         return Selection(hits, selection.empty_topics, selection.store, found, selection.unsure)
 
+    def understand(self, question: str, conversation=None, *, where: Filter | dict[str, Any] | str | None = None,
+                   llm: str | None = None) -> Plan:
+        """The one reading of ``question`` (with the ``conversation`` it follows): its ``Plan``. Answering reads the
+        plan, never the question's text again (``stream(question, plan=...)``; tests/test_understand.py)."""
+        return self.plan(question, where=where, conversation=conversation, llm=llm, propose=True)
+
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
              page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",
              llm: str | None = None, propose: bool = False) -> Plan:
@@ -252,6 +258,7 @@ class Assistant:
                 plan.source = source
             elif resolved is None and propose:
                 plan = self._proposed(plan, named, llm, parsed)
+        read_for_answering(plan, self._venue_words(plan.question))
         if plan.kind == "compare" and plan.restrict_to is not None:
             self._add_compared(plan, parsed)
         page = self._check_page(page)
@@ -276,10 +283,10 @@ class Assistant:
         """'How does it compare to TTM?' after an answer: the paper it is set against, by a name too short for the
         speller ('TTM', 'ECA') or a description ('the PRM calibration paper'), found as a comparison finds each
         of its papers (``selection.compared_paper``), and added to the plan's papers."""
-        from .plan import REFERENCES, compared_names
+        from .plan import REFERENCES
         from .selection import compared_paper
 
-        said = compared_names(plan.question)
+        said = plan.compared
         names = [n for n in said if n.lower() not in REFERENCES]
         # set against the last answer ("it", "they") and some name found no paper yet; "how do their goals differ?"
         # sets nothing against them
@@ -477,7 +484,7 @@ class Assistant:
 
         synthesize = capable(backend) and plan.form in ("comparison", "list", "quotes")
         unknown = self.lexical.unknown_words(plan.query) if not hits and plan.kind == "list" and plan.query else []
-        said = self._venue_words(plan.question) if not hits and plan.query else []
+        said = plan.venue_words if not hits and plan.query else []
         venues = self._store_venues()[0] if said else []  # what the store holds instead
         if said:  # "papers from NeurIPS about agents": the venue no abstract holds is why
             unknown = list(dict.fromkeys([*unknown, *said]))

@@ -113,7 +113,7 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
         # theory or a study is in sentences that say what it shows, which the question's words find)
         evidence |= {h.id: sentence for h in hits if h.id not in evidence and (sentence := introducing(h.text, h.title))}
     elif plan.kind == "named" and len(hits) == 1:
-        query, paper = plan.query or plan.question, hits[0]
+        query, paper = plan.query or plan.whole, hits[0]
         asked = about_the_paper(query, paper.title)  # "what problem does LASER-D solve?": the problem, not the name
         intro = introducing(paper.text, paper.title) if asked == query else None  # it asks nothing in particular
         if intro:  # "what is DPH-RL?"
@@ -122,7 +122,7 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     rest = [h for h in hits if h.id not in evidence]
     for topic in dict.fromkeys(h.topic for h in rest):
         texts = {h.id: h.text for h in rest if h.topic == topic}
-        found = best_sentences(topic or plan.query or plan.question, texts, embedder, lexical)
+        found = best_sentences(topic or plan.query or plan.whole, texts, embedder, lexical)
         evidence.update({pid: sentence for pid, (sentence, _score) in found.items()})
     return evidence
 

@@ -462,6 +462,15 @@ class Plan:
     in_general: bool = False                    # a follow-up about one paper of the last answer that asks nothing in
                                                 # particular of it ("tell me more about the second one"): answered
                                                 # with its row of quotes too, as "tell me more about LASER-D" is
+    # What answering needs of the question's own words, read with the rest of the plan (``read_for_answering``), so
+    # that nothing after the plan reads the question again:
+    whole: str = ""                             # the question less its frame (``search.focus``), searched whole by
+                                                # a list of papers that cut a cost
+    asked_names: list[str] = field(default_factory=list)  # naming words the question holds ("AIME", "GSM8K")
+    asked_compounds: list[str] = field(default_factory=list)  # hyphenated terms it asks about, not those it negates
+    compared: list[str] = field(default_factory=list)  # what a comparison sets side by side, as the question says it
+    picks_by_what: bool = False                 # "the one about emotions": picks one paper by what it is
+    venue_words: list[str] = field(default_factory=list)  # venues the question names
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -677,10 +686,29 @@ def beyond_the_set(plan: Plan) -> Plan | None:
     search."""
     if plan.kind != "followup" or plan.restrict_to is None or plan.exclude or plan.whole_set or plan.contributions \
             or not plan.query.strip() or plan.unanchored \
-            or not (plan.pick_one or _PICKED_BY_WHAT_IT_IS.search(plan.question)):
+            or not (plan.pick_one or plan.picks_by_what):
         return None
     outside = replace(plan, restrict_to=None, outside=len(plan.restrict_to))
     return replace(outside, resolution=f"{outside.not_in_the_set()}; the paper of the whole store on it")
+
+
+def asked_compounds(question: str) -> list[str]:
+    """The hyphenated terms ``question`` asks about ("training-free", "long-video"), less those in the scope of a
+    negation ("without fine-tuning" asks for the opposite), in lower case."""
+    negated = {m.group(1).lower() for m in re.finditer(r"\b(?:without|no|not|w/o|never)\s+(?:\w+\s+){0,2}?(\w+(?:-\w+)+)",
+                                                      question, re.IGNORECASE)}
+    return sorted({w.lower() for w in re.findall(r"\w+(?:-\w+)+", question)} - negated)
+
+
+def read_for_answering(plan: Plan, venue_words: list[str]) -> Plan:
+    """``plan`` with what answering needs of its question's words (``Plan.whole`` and the fields after it)."""
+    from .search import focus, naming_words
+
+    question = plan.question
+    plan.whole, plan.asked_names = focus(question), naming_words(question)
+    plan.asked_compounds, plan.compared = asked_compounds(question), compared_names(question)
+    plan.picks_by_what, plan.venue_words = bool(_PICKED_BY_WHAT_IT_IS.search(question)), list(venue_words)
+    return plan
 
 
 def unanchored(question: str, filters: str | None) -> Plan:

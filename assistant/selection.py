@@ -25,7 +25,7 @@ from . import schema
 from .schema import BENCHMARK, METHOD
 from .filters import Filter
 from .kind_set_aside import drop_of_the_kind
-from .plan import Plan, compared_names, without_contribution_words
+from .plan import Plan, without_contribution_words
 from .results import PaperHit
 from .acronyms import definitions, readings
 from .search import LIST_DECISION, LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
@@ -231,7 +231,7 @@ def _on_the_whole_question(plan: Plan, searcher: HybridSearcher, found: set[str]
     thinking early") says less than the whole, and among such papers the saving's words mislead none."""
     if not plan.saves or not plan.query:
         return []
-    hits, _empty = searcher.search_topics(focus(plan.question), k=None, gate=gate, where=where, pool=LIST_POOL)
+    hits, _empty = searcher.search_topics(plan.whole, k=None, gate=gate, where=where, pool=LIST_POOL)
     return [h for h in hits if h.id not in found]
 
 
@@ -294,7 +294,7 @@ def _defining(name: str, found: list) -> list:
 def _compared(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit]:
     """One paper per thing compared: by name when the index knows the name, else the best match for it."""
     chosen: dict[str, PaperHit] = {}
-    for name in compared_names(plan.question) or [plan.query]:
+    for name in plan.compared or [plan.query]:
         pick = compared_paper(name, searcher, where, chosen)
         if pick is not None:
             chosen[pick.id] = pick
@@ -333,6 +333,9 @@ def _by_contribution(plan: Plan, searcher: HybridSearcher, where, topic_gate: Ga
         return Selection([], [plan.query])  # "benchmarks for medical question answering?": none of them is on it
     records = store.get_papers(list(ids))
     hits = sorted((PaperHit.from_store(pid, *records[pid]) for pid in ids if pid in records), key=lambda h: h.title.lower())
+    if plan.query.strip():  # the kind chose the papers; what the question says of them orders them, best first
+        order = searcher.ranker.order(plan.query, searcher.embedder.embed_query(plan.query), allowed=ids)
+        hits.sort(key=lambda h: order.score(h.id, 0.0), reverse=True)
     return _by_kind(Selection(_less_left_out(hits, plan, searcher, where)), plan)
 
 
@@ -509,16 +512,14 @@ def _naming(plan: Plan, records: list[tuple[dict, str]]) -> list[str]:
     if plan.pick_one or plan.kind == "compare":
         return []
     defined = {squashed(acronym) for acronym in definitions(text for _meta, text in records)}
-    asked = {squashed(word) for word in naming_words(plan.question)}
+    asked = {squashed(word) for word in plan.asked_names}
     return [word for word in naming_words(plan.query) if squashed(word) in asked and squashed(word) not in defined]
 
 
 def _compounds(plan: Plan) -> list[str]:
     """The hyphenated terms the question itself asks the last answer's papers about ("training-free",
     "long-video"): a property a paper states in those words."""
-    negated = {m.group(1).lower() for m in re.finditer(r"\b(?:without|no|not|w/o|never)\s+(?:\w+\s+){0,2}?(\w+(?:-\w+)+)",
-                                                      plan.question, re.IGNORECASE)}  # "without fine-tuning": the opposite
-    asked = {w.lower() for w in re.findall(r"\w+(?:-\w+)+", plan.question)} - negated
+    asked = set(plan.asked_compounds)  # "without fine-tuning": the opposite, not among them
     return [w for w in re.findall(r"\w+(?:-\w+)+", plan.query) if w.lower() in asked]
 
 
