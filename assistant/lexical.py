@@ -258,7 +258,7 @@ class LexicalIndex:
     def _merge_live(self) -> None:
         matrix, self._ids, titles = self._live_rows()
         if self.field == "text":  # the keyword field's segments keep keywords where titles are kept
-            self._speller = NameSpeller(titles, self._ids, words=self.english)
+            self._speller = NameSpeller(titles, self._ids, words=self.english, compound_papers=self._compound_papers)
             self._titles = dict(zip(self._ids, titles))
         self._row = {pid: row for row, pid in enumerate(self._ids)}
         self._by_term = matrix.tocsc()
@@ -285,6 +285,11 @@ class LexicalIndex:
         ``typos``)."""
         self.ensure_current()
         return respelled(query, self._stem.stemWord, self._papers_holding, self.english)
+
+    def _compound_papers(self, name: str) -> int:
+        """How many papers hold a hyphenated name's words joined, as the index keeps a hyphenated word whole too."""
+        tokens = self.tokenize([name])[0] if name else []
+        return self._papers_holding(max(tokens, key=len)) if tokens else 0
 
     def _papers_holding(self, term: str) -> int:
         column = self._vocab.get(term)

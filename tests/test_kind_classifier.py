@@ -58,3 +58,15 @@ def test_damaged_weights_are_refused_with_the_fix(tmp_path, content, says):
 
 def test_the_weights_file_ships_with_the_package():
     assert WEIGHTS.is_file(), "run `python scripts/train_kinds.py` and commit assistant/reading/kinds.json"
+
+
+def test_a_question_describing_one_paper_is_read_as_on_a_topic(corpus):
+    """The rules read "We present a benchmark of ..." as asking for benchmarks; the kind classifier is sure it asks
+    for the paper on that topic, and its reading is the plan's (``Assistant._as_the_kind_model_reads``). A question
+    asking for every paper of a kind stays one."""
+    question = "We present a benchmark of real-world economically valuable tasks to evaluate AI models."
+    plan = corpus.understand(question)
+    assert plan.kind == "topic" and plan.source == "rules, kind model" and not plan.contributions
+    assert corpus.find(question).hits[0].title.startswith("GDPval")
+    for asking in ("which papers introduce a new benchmark?", "list every paper that proposes a dataset"):
+        assert corpus.understand(asking).kind == "contribution", asking

@@ -76,7 +76,7 @@ def test_name_speller_finds_coined_names_only():
 def test_name_speller_tells_english_words_from_names():
     """Typed in lower case, an English word is the word ('faster', not the paper FASTer; 'grace'), and a name of
     capitals that is no English word is the name ('echosat' for ECHOSAT); 'DIAL-G2' is how 'DIAL-G²' is typed."""
-    from assistant.spelling import NameSpeller
+    from assistant.spelling import NameSpeller, name_key
     from assistant.typos import EnglishWords
 
     speller = NameSpeller(["FASTer: Toward Efficient Models", "ECHOSAT: Estimating Canopy Height",
@@ -87,6 +87,12 @@ def test_name_speller_tells_english_words_from_names():
     assert speller.named("echosat data sources") == ["e"]
     assert speller.named("DIAL-G2 what is it") == ["d"]
     assert speller.named("grace under pressure") == []
+    # a title's hyphenated name of ordinary words names its paper when no other paper holds it joined
+    held = {"blueprintbench": 1, "selfconsistency": 79}
+    compound = NameSpeller(["Blueprint-Bench: Comparing spatial intelligence", "Self-Consistency: sampling ..."],
+                           ["b", "s"], words=EnglishWords(), compound_papers=lambda name: held[name_key(name)])
+    assert compound.named("blueprint bench findings") == ["b"]
+    assert compound.named("self-consistency for reasoning") == []
 
 
 def test_a_named_paper_is_found_even_when_the_encoder_misses_it(make_assistant, tmp_path):
