@@ -45,7 +45,7 @@ class Found:
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
 # How sure the kind classifier must be that a question asks for the best papers on a topic to overrule the rules'
-# list or contribution reading: held out (leave-one-set-out over 35 sets), 96% of its readings at p >= 0.9 are right
+# contribution reading (overruling their list reading too lost on dev, docs/retrieval.md): held out (leave-one-set-out over 35 sets), 96% of its readings at p >= 0.9 are right
 # (scripts/train_kinds.py); 82% of the corpus's tldrs (descriptions of one paper) are read as topic, 64% at 0.7.
 KIND_SURE = 0.90
 
@@ -284,7 +284,7 @@ class Assistant:
         return KindClassifier.load()
 
     def _as_the_kind_model_reads(self, plan: Plan) -> Plan:
-        """``plan`` as a question on a topic when the rules read a list or a kind of contribution and the learned
+        """``plan`` as a question on a topic when the rules read a kind of contribution and the learned
         kind classifier is sure (``KIND_SURE``) that it asks for the best papers on a topic: a question describing
         one paper ("We introduce a toolkit to analyze the reversibility of unlearning") is no request for every
         tool. Not for a list of every paper, of the papers a question does not fit, or with nothing to search."""

@@ -17,6 +17,7 @@ from typing import Iterable
 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
 _WORD = re.compile(r"[\w][\w\-.]*")
+_PARTS = re.compile(r"[\s\-]+")  # the words of a name: 'Parallel-R1' -> 'Parallel', 'R1'; 'THINK MERGE' -> 2
 MIN_KEY = 4  # shorter names ('ECA', 'PER') are left to BM25 and the encoder
 MAX_SPAN = 3  # words a typed name may be split into ('think merge', 'parallel r 1')
 
@@ -41,7 +42,7 @@ def name_kind(name: str) -> str | None:
     'PoLR', 'GDPval', 'WebShaper'); 'capitals' for one that is distinctive only by its capitals
     ('CRISP', 'LASER-D', 'GRACE', which may be words); None for ordinary words, however
     capitalised ('Echo', 'Deep Learning', 'Self-Consistency', 'Attention Sinks')."""
-    words = [w for w in re.split(r"[\s\-]+", name) if w]
+    words = [w for w in _PARTS.split(name) if w]
     if any(any(ch.isdigit() for ch in w) or (any(c.isupper() for c in w[1:]) and any(c.islower() for c in w[1:]))
            for w in words):
         return "coined"
@@ -119,7 +120,7 @@ class NameSpeller:
     def _no_word(self, typed: str) -> bool:
         """Whether a name of capitals typed otherwise ('echosat' for ECHOSAT) is no English word, so it names the
         paper: 'grace' or 'crisp' is the word. Without a word list, no typed form is known not to be a word."""
-        return bool(self.words) and not any(w in self.words for w in re.split(r"[\s\-]+", typed.lower()) if w)
+        return bool(self.words) and not any(w in self.words for w in _PARTS.split(typed.lower()) if w)
 
     def respell(self, query: str) -> str:
         """'what is LaserD' -> 'what is LASER-D'; a query naming no paper comes back unchanged."""

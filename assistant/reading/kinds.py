@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..logistic import fit_softmax, read_weights, softmax
 from ..spelling import name_kind
 
 LEARNED_KINDS = ("topic", "list", "named", "contribution", "compare")
@@ -47,12 +48,6 @@ def form_features(question: str) -> np.ndarray:
     return np.array([coined == 1, coined >= 2, capitals == 1, capitals >= 2,
                      bool(_QUOTED.search(question)), math.log1p(len(tokens)) / math.log(40),
                      question.rstrip().endswith("?")], dtype=np.float64)
-
-
-def _softmax(scores: np.ndarray) -> np.ndarray:
-    scores = scores - scores.max(axis=1, keepdims=True)
-    exp = np.exp(scores)
-    return exp / exp.sum(axis=1, keepdims=True)
 
 
 @dataclass
@@ -87,7 +82,7 @@ class KindClassifier:
         if x.shape[1] != self.weights.shape[0]:
             raise ValueError(f"the kind model reads {self.weights.shape[0]} numbers a question, not {x.shape[1]}: "
                              "were the vectors made by another encoder?")
-        return _softmax((x @ self.weights + self.bias) / self.temperature)
+        return softmax((x @ self.weights + self.bias) / self.temperature)
 
     def predict(self, vectors, questions: Sequence[str] | None = None) -> list[tuple[str, float]]:
         """(kind, probability) of each question, most likely kind first."""
@@ -110,8 +105,6 @@ class KindClassifier:
         Minimises the mean cross-entropy plus ``l2``/2 times the squared weights (the biases are
         free), by L-BFGS. ``balanced`` weighs each kind's questions by the inverse of its count, so
         the rare kinds (topic, named) are not traded away for the common list questions."""
-        from scipy.optimize import minimize
-
         questions, labels = list(questions), list(labels)
         if len(questions) != len(labels) or not questions:
             raise ValueError("train needs as many labels as questions, and at least one")
@@ -122,21 +115,10 @@ class KindClassifier:
                     getattr(embedder, "name", "") if embedder is not None else "")
         x = model.inputs(vectors, questions)
         y = np.array([kinds.index(label) for label in labels])
-        n, d, k = len(y), x.shape[1], len(kinds)
-        onehot = np.eye(k)[y]
-        counts = onehot.sum(axis=0)
+        n, k = len(y), len(kinds)
+        counts = np.bincount(y, minlength=k)
         sample = (n / (k * counts))[y] if balanced else np.ones(n)
-        sample = sample / sample.sum()
-
-        def loss(theta):
-            w, b = theta[:d * k].reshape(d, k), theta[d * k:]
-            probs = _softmax(x @ w + b)
-            value = -(sample * np.log(probs[np.arange(n), y] + 1e-12)).sum() + 0.5 * l2 * (w * w).sum()
-            residual = (probs - onehot) * sample[:, None]
-            return value, np.concatenate([(x.T @ residual + l2 * w).ravel(), residual.sum(axis=0)])
-
-        fit = minimize(loss, np.zeros(d * k + k), jac=True, method="L-BFGS-B", options={"maxiter": 2000})
-        model.weights, model.bias = fit.x[:d * k].reshape(d, k), fit.x[d * k:]
+        model.weights, model.bias = fit_softmax(x, y, k, sample / sample.sum(), l2=l2, maxiter=2000)
         return model
 
     # -- the shipped file ----------------------------------------------------------
@@ -154,13 +136,8 @@ class KindClassifier:
         """The weights ``save`` wrote (by default the ones shipped with the package)."""
         path = Path(path)
         hint = "Reinstall the package, or rewrite the weights with `python scripts/train_kinds.py`."
-        try:
-            data = json.loads(path.read_text())
-        except FileNotFoundError:
-            raise ConfigError(f"The question-kind weights {path} are missing.", hint) from None
-        except (OSError, ValueError) as error:
-            raise ConfigError(f"The question-kind weights {path} cannot be read ({error}).", hint) from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
+        data = read_weights(path, "question-kind", hint)
+        if data.get("format") != FORMAT:
             raise ConfigError(f"The question-kind weights {path} are not format {FORMAT}.", hint)
         try:
             model = cls(tuple(data["kinds"]), np.array(data["weights"], dtype=np.float64),

@@ -34,6 +34,7 @@ KNOWN_SCORE = 2.40
 # high whenever any paper holds the question's words, even on a question on nothing the store holds. 0.50 is the
 # cosine under which no paper is near a list question (``search.UNKNOWN_DENSE``).
 KNOWN_CHUNK = 0.50
+KNOWN_KEPT = 8  # known-item answers kept (``PaperRanker.known_item``)
 
 
 @dataclass
@@ -86,6 +87,7 @@ class PaperRanker:
         self.vectors = vectors  # ``PaperVectors``
         self.weights = dict(weights or WEIGHTS)
         self._aligned: dict[str, tuple] = {}  # field -> (its row dict, vectors revision, rows)
+        self._known: dict[tuple, Ranked | None] = {}  # (query, store revision, weights) -> ``known_item``, the last few
 
     def signals(self, query: str, vector: np.ndarray, allowed: set[str] | None = None,
                 text_scores=None) -> tuple[list[str], np.ndarray]:
@@ -136,7 +138,20 @@ class PaperRanker:
         return [r for r in ranked if np.isfinite(r.score)][:n]
 
     def known_item(self, query: str, vector: np.ndarray, *, allowed: set[str] | None = None) -> Ranked | None:
-        """The paper ``query`` describes, when the ranking says it describes one (``KNOWN_GAP``), else None."""
+        """The paper ``query`` describes, when the ranking says it describes one (``KNOWN_GAP``), else None. One
+        question asks it twice (whether a name is read in passing, and whether the answer left the paper out), so
+        the last few answers without filters are kept, for the store revision they were made at."""
+        key = (query, self.store.revision(), tuple(self.weights.values())) if allowed is None else None
+        if key is not None and key in self._known:
+            return self._known[key]
+        found = self._known_item(query, vector, allowed)
+        if key is not None:
+            self._known[key] = found
+            while len(self._known) > KNOWN_KEPT:
+                self._known.pop(next(iter(self._known)))
+        return found
+
+    def _known_item(self, query: str, vector: np.ndarray, allowed: set[str] | None) -> Ranked | None:
         top = self.rank(query, vector, n=2, allowed=allowed)
         if not top or top[0].score < KNOWN_SCORE or top[0].chunk < KNOWN_CHUNK:
             return None

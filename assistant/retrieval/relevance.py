@@ -32,6 +32,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..logistic import fit_softmax, read_weights
 
 FEATURES = ("core", "gap", "chunk", "paper", "bm25", "coverage", "phrased")
 WEIGHTS = Path(__file__).with_name("relevance.json")
@@ -66,38 +67,24 @@ class RelevanceModel:
     def fit(cls, x: np.ndarray, labels: np.ndarray, groups: np.ndarray, *, l2: float = 1e-3) -> "RelevanceModel":
         """Fit to ``labels`` (1: the paper is on the query), each query (``groups``) weighing the same whatever
         its number of candidates."""
-        from scipy.optimize import minimize
-
-        x, y = np.asarray(x, dtype=np.float64), np.asarray(labels, dtype=np.float64)
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(labels).astype(int)
         _, inverse, counts = np.unique(groups, return_inverse=True, return_counts=True)
         sample = 1.0 / counts[inverse]
-        sample /= sample.sum()
-
-        def loss(theta):
-            w, b = theta[:-1], theta[-1]
-            p = 1.0 / (1.0 + np.exp(-(x @ w + b)))
-            value = -(sample * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))).sum() + 0.5 * l2 * w @ w
-            residual = sample * (p - y)
-            return value, np.concatenate([x.T @ residual + l2 * w, [residual.sum()]])
-
-        theta = minimize(loss, np.zeros(x.shape[1] + 1), jac=True, method="L-BFGS-B").x
-        return cls(theta[:-1], float(theta[-1]))
+        # two classes: the weights are the difference of their columns, whose L2 is half of each column's
+        w, b = fit_softmax(x, y, 2, sample / sample.sum(), l2=2 * l2)
+        return cls(w[:, 1] - w[:, 0], float(b[1] - b[0]))
 
     def save(self, path: Path | str = WEIGHTS, **about) -> None:
-        data = {"format": FORMAT, "features": list(FEATURES), "bias": float(f"{self.bias:.5g}"), "weights": [float(f"{v:.5g}") for v in self.weights], "about": about}
+        data = {"format": FORMAT, "features": list(FEATURES), "bias": float(f"{self.bias:.5g}"),
+                "weights": [float(f"{v:.5g}") for v in self.weights], "about": about}
         Path(path).write_text(json.dumps(data, indent=1) + "\n")
 
     @classmethod
     def load(cls, path: Path | str = WEIGHTS) -> "RelevanceModel":
         path = Path(path)
         hint = "Reinstall the package, or refit the weights with `python scripts/fit_relevance.py`."
-        try:
-            data = json.loads(path.read_text())
-        except FileNotFoundError:
-            raise ConfigError(f"The relevance weights {path} are missing.", hint) from None
-        except (OSError, ValueError) as error:
-            raise ConfigError(f"The relevance weights {path} cannot be read ({error}).", hint) from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("features") != list(FEATURES):
+        data = read_weights(path, "relevance", hint)
+        if data.get("format") != FORMAT or data.get("features") != list(FEATURES):
             raise ConfigError(f"The relevance weights {path} are not format {FORMAT} over {', '.join(FEATURES)}.", hint)
         try:
             return cls(np.array(data["weights"], dtype=np.float64).reshape(len(FEATURES)), float(data["bias"]),
