@@ -11,11 +11,13 @@ in the text is ours, and ``keep_valid_citations`` removes any other.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from .errors import LLMError
+from .llm import Stoppable, Stopped
 from .evidence import supported
 from .plan import the_papers, without_contribution_words
 from .results import PAPER_FIELDS, PaperFields, PaperHit
@@ -130,7 +132,8 @@ class AnswerStream:
                  backend, model_name: str, max_tokens: int, store_size: int, note: str = "",
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
                  empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False,
-                 unknown_words: list[str] | None = None, venues: list[str] | None = None, unsure: int = 0) -> None:
+                 unknown_words: list[str] | None = None, venues: list[str] | None = None, unsure: int = 0,
+                 stop: threading.Event | None = None) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -148,7 +151,8 @@ class AnswerStream:
             self.comparison = [compare_row(c.n, c.title, c.text) for c in self.citations]
         self.answer.comparison = self.comparison
         self._synthesize = synthesize and len(self.citations) > 1
-        self._backend = backend
+        self._stop_model = stop or threading.Event()  # set by Stop or a deadline: no more waiting on the model
+        self._backend = Stoppable(backend, self._stop_model) if backend is not None else None
         self._question = question
         self._max_tokens = max_tokens
         self._store_size = store_size
@@ -172,8 +176,15 @@ class AnswerStream:
                                                                             self.citations[0].title))
 
     def cancel(self) -> None:
-        """Stop after the current piece (Ctrl-C in the REPL, "stop" in the browser)."""
+        """Stop after the current piece (Ctrl-C in the REPL, "stop" in the browser), even while the model
+        has not answered yet."""
         self._cancelled = True
+        self._stop_model.set()
+
+    def stop_model(self) -> None:
+        """Stop waiting on the model (a server's deadline): the papers not written yet are cited with the
+        abstracts' own words, which cost nothing, and the answer is marked incomplete."""
+        self._stop_model.set()
 
     def __iter__(self) -> Iterator[str]:
         parts: list[str] = []
@@ -209,9 +220,11 @@ class AnswerStream:
                     if "model_first_token" not in self.answer.timings and self._backend is not None:
                         self.answer.timings["model_first_token"] = time.perf_counter() - self._started
                     yield emit(piece)
-            finished = not self._cancelled
+            finished = not self._stop_model.is_set()
             if self._cancelled:
                 yield emit("\n\n_(stopped)_")
+            elif not finished:
+                yield emit("\n\n_(the model was stopped; what follows its last line quotes the abstracts)_")
             elif self._empty_topics:
                 yield emit(f"\n\nNothing {where} is about {' or '.join(self._empty_topics)}.")
         except LLMError as exc:
@@ -239,7 +252,10 @@ class AnswerStream:
         titles = {c.n: short_name(c.title) for c in self.citations}
         most = COMPARISON_SENTENCES if self.comparison else MAX_SENTENCES
         messages = messages_for(self._question, [(c.n, titles[c.n], evidence[c.n]) for c in self.citations], most)
-        raw = self._backend.complete_json(messages, schema(len(self.citations), most), self._max_tokens * most)
+        try:
+            raw = self._backend.complete_json(messages, schema(len(self.citations), most), self._max_tokens * most)
+        except Stopped:
+            return ""
         result = check(raw, question=f"{self._question} {COMPARISON_WORDS}", evidence=evidence, titles=titles,
                        model=self._backend.name, most=most)
         self.answer.synthesis = result.as_dict()
@@ -293,17 +309,17 @@ class AnswerStream:
 
     def _sentence(self, citation: Citation) -> Iterator[str]:
         quote = f"\u201c{citation.evidence.strip()}\u201d"
-        if self._backend is None:
+        if self._backend is None or self._stop_model.is_set():
             yield quote
             return
         messages = [{"role": "system", "content": SYSTEM},
                     {"role": "user", "content": f"Paper: {as_data(short_name(citation.title))}\n"
                                                 f"Finding: <finding>{as_data(citation.evidence)}</finding>"}]
-        pieces: list[str] = []
-        for piece in self._backend.stream(messages, self._max_tokens):
-            pieces.append(piece)
-            if self._cancelled:
-                break
+        try:
+            pieces = list(self._backend.stream(messages, self._max_tokens))
+        except Stopped:  # what the model wrote of this line is dropped: a cut sentence is not checkable
+            yield quote
+            return
         line = tidy(strip_model_citations("".join(pieces)))
         if line and supported(line, citation.evidence, f"{self._question} {citation.title}"):
             self.answer.rewrites["kept"] += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -11,6 +12,7 @@ from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
 from .conversation import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
+from .llm import Stoppable
 from .plan import FORMS, Plan, asked, beyond_the_set, broadened, is_compare, make_plan, read_for_answering, unanchored
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
@@ -207,11 +209,12 @@ class Assistant:
 
     def plan(self, question: str, *, where: Filter | dict[str, Any] | str | None = None, page: int = 1,
              page_size: int | None = SETTINGS_PAGE, conversation=None, name: str = "question",
-             llm: str | None = None, propose: bool = False) -> Plan:
+             llm: str | None = None, propose: bool = False, stop: threading.Event | None = None) -> Plan:
         """The question plan (``assistant.plan``): its kind, topics, papers and answer form. With a capable
         ``llm`` backend, a follow-up the rules can only read together with the last question is rewritten
         by the model into a standalone question, if the rules accept the rewrite; with ``propose`` (answers,
-        not searches) the model may propose the plan of any other question (``plan_proposal``)."""
+        not searches) the model may propose the plan of any other question (``plan_proposal``). Once
+        ``stop`` is set (Stop, a deadline), the model's reading is given up for the rules' own."""
         from .search import focus, topics
 
         # misspelt words read as the papers spell them first: "how is DeepEyes diffrent from RAPID?" compares
@@ -248,7 +251,7 @@ class Assistant:
             plan.question, plan.resolution, plan.besides = question, resolved.why, list(resolved.besides or [])
         else:
             query = resolved.query if resolved is not None and resolved.rewritten and resolved.restrict_to is None else question
-            condensed = self._condensed(question, conversation, llm) if query is not question else None
+            condensed = self._condensed(question, conversation, llm, stop) if query is not question else None
             if condensed is not None:
                 query, resolved.why, source = condensed  # the model's standalone question, checked by the rules
             if query is not question:
@@ -261,7 +264,7 @@ class Assistant:
             if condensed is not None:
                 plan.source = source
             elif resolved is None and propose:
-                plan = self._proposed(plan, named, llm, parsed)
+                plan = self._proposed(plan, named, llm, parsed, stop)
         if resolved is None and plan.source == "rules":
             plan = self._as_the_kind_model_reads(plan)
         read_for_answering(plan, self._venue_words(plan.question))
@@ -358,8 +361,9 @@ class Assistant:
         given = [(field, value) for field, values in (parsed.terms if parsed is not None else ()) for value in values]
         return Filter(Filter.of(given + items).terms, parsed.paper_ids if parsed is not None else None), rest
 
-    def _capable_backend(self, llm: str | None):
-        """The backend ``llm`` names when it is capable (``synthesis.capable``), else None."""
+    def _capable_backend(self, llm: str | None, stop: threading.Event | None = None):
+        """The backend ``llm`` names when it is capable (``synthesis.capable``), else None; its calls
+        give up once ``stop`` is set."""
         from .synthesis import capable
 
         if llm == "none" or (llm is None and self.settings.llm == "none"):
@@ -368,14 +372,17 @@ class Assistant:
             backend, _note = self.backend(llm)
         except AssistantError:
             return None  # the answer will say why the backend cannot be used
-        return backend if capable(backend) else None
+        if not capable(backend):
+            return None
+        return Stoppable(backend, stop) if stop is not None else backend
 
-    def _condensed(self, question: str, conversation, llm: str | None) -> tuple[str, str, str] | None:
+    def _condensed(self, question: str, conversation, llm: str | None,
+                   stop: threading.Event | None = None) -> tuple[str, str, str] | None:
         """(standalone question, why, plan source) from a capable backend, when its rewrite passes the
         rules' check."""
         from .synthesis import condense
 
-        backend = self._capable_backend(llm) if conversation.turns else None
+        backend = self._capable_backend(llm, stop) if conversation.turns else None
         if backend is None:
             return None
         last = conversation.turns[-1]
@@ -387,13 +394,14 @@ class Assistant:
             return None
         return standalone, f"rewritten by {backend.name}: {standalone}", f"rules, with {backend.name}'s rewrite"
 
-    def _proposed(self, plan: Plan, named: list[str], llm: str | None, where: Filter | None) -> Plan:
+    def _proposed(self, plan: Plan, named: list[str], llm: str | None, where: Filter | None,
+                  stop: threading.Event | None = None) -> Plan:
         """``plan``, or a capable backend's proposal for it when the rules accept that (``plan_proposal``).
         A question's proposal is remembered, so its later pages are planned alike."""
         from .plan_proposal import propose, review
         from .search import LIST_GATE
 
-        backend = self._capable_backend(llm) if self.settings.llm_plans and plan.kind != "out_of_scope" else None
+        backend = self._capable_backend(llm, stop) if self.settings.llm_plans and plan.kind != "out_of_scope" else None
         if backend is None:
             return plan
         key = (backend.name, plan.question, plan.filters)
@@ -478,8 +486,10 @@ class Assistant:
 
     def stream(self, question: str, *, conversation=None, llm: str | None = None, k: int | None = None,
                where: Filter | dict[str, Any] | str | None = None, page: int | None = None,
-               page_size: int | None = SETTINGS_PAGE, plan: Plan | None = None):
+               page_size: int | None = SETTINGS_PAGE, plan: Plan | None = None, stop: threading.Event | None = None):
         """Start answering: returns an ``AnswerStream`` (iterate for text; ``.citations`` at once; ``.answer`` after).
+        ``stop``: once set (a server's deadline), the model is no longer waited on, in reading the question
+        or in writing; papers it did not write about are quoted.
         ``plan``: answer this plan instead of planning ``question`` (``compare_plan``), under the filters and page
         size it records; with ``page``, that page of it: ``stream(answer.question, plan=answer.plan,
         page=answer.next_page)`` is a list answer's next page."""
@@ -490,7 +500,7 @@ class Assistant:
         if plan is None:
             where = self._filter(where)
             plan = self.plan(question, where=where, page=1 if page is None else page, page_size=page_size,
-                             conversation=conversation, llm=llm, propose=True)
+                             conversation=conversation, llm=llm, propose=True, stop=stop)
         else:
             plan = self._page_of(plan, page, where, page_size)
             where = self._filter(plan.filters)
@@ -519,7 +529,7 @@ class Assistant:
                             self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
                             empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,
                             unsure=selection.unsure,
-                            unknown_words=unknown, venues=venues)
+                            unknown_words=unknown, venues=venues, stop=stop)
 
     def ask(self, question: str, **options):
         """Answer ``question`` in full; returns an ``Answer`` (text, model, citations with evidence)."""

@@ -14,10 +14,11 @@ the cause and the fix, never a library exception.
 from __future__ import annotations
 
 import importlib.util
+import queue
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Protocol
+from typing import Callable, Iterator, Protocol, TypeVar
 
 from .errors import ConfigError, LLMError
 from .settings import Settings
@@ -33,6 +34,67 @@ class Backend(Protocol):
 
 class IncompleteAnswer(LLMError):
     """The model stopped mid-answer (connection cut, server error): what came is not the whole answer."""
+
+
+class Stopped(LLMError):
+    """The answer was stopped (Stop, Ctrl-C or its deadline) while a model call was still running."""
+
+    def __init__(self) -> None:
+        super().__init__("The model was stopped before it answered.", "Ask again, with more time or llm=none.")
+
+
+T = TypeVar("T")
+
+
+def until(stop: threading.Event, work: Callable[[], Iterator[T]]) -> Iterator[T]:
+    """The items of ``work()``, made in a thread of their own, until ``stop`` is set; then ``Stopped``.
+
+    A model call blocks on the network (a slow Ollama's first token) or on the CPU, where neither Stop nor a
+    deadline can reach it; this way the answer moves on at once. The thread ends at its next item (a stream)
+    or when its call returns or times out, and what it makes after the stop is dropped."""
+    items: queue.Queue = queue.Queue()
+    done = object()
+
+    def run() -> None:
+        try:
+            for item in work():
+                if stop.is_set():
+                    return
+                items.put((item, None))
+            items.put((done, None))
+        except BaseException as exc:  # handed to the waiting caller, who raises it
+            items.put((None, exc))
+
+    threading.Thread(target=run, name="model call", daemon=True).start()
+    while True:
+        try:
+            item, error = items.get(timeout=0.1)
+        except queue.Empty:
+            if stop.is_set():
+                raise Stopped() from None
+            continue
+        if error is not None:
+            raise error
+        if item is done:
+            return
+        yield item
+
+
+class Stoppable:
+    """``backend``, whose calls raise ``Stopped`` as soon as ``stop`` is set (``until``), for one answer."""
+
+    def __init__(self, backend: Backend, stop: threading.Event) -> None:
+        self.backend, self.stop = backend, stop
+        self.name = backend.name
+
+    def __getattr__(self, attribute: str):  # what else callers read of the backend (its model file's path)
+        return getattr(self.backend, attribute)
+
+    def complete_json(self, messages: list[Message], schema: dict, max_tokens: int) -> str:
+        return "".join(until(self.stop, lambda: iter((self.backend.complete_json(messages, schema, max_tokens),))))
+
+    def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
+        return until(self.stop, lambda: self.backend.stream(messages, max_tokens))
 
 
 def packaged_gguf() -> Path | None:

@@ -59,6 +59,7 @@ class Session:
     turns: list = field(default_factory=list)
     counter: int = 0
     stream: Any = None
+    stop: threading.Event | None = None  # the answer being written stops once it is set
     busy: bool = False
 
     @property
@@ -131,8 +132,8 @@ class WebApp:
             yield self._views(session)
             return
         chosen = dropdown_filters(filters)
-        yield from self._answer(session, question, lambda: self.assistant.stream(
-            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen),
+        yield from self._answer(session, question, lambda stop: self.assistant.stream(
+            question, conversation=session.conversation, llm=self._llm(llm), k=self._k(k), where=chosen, stop=stop),
             render.filter_scope(chosen), llm)
 
     def show_more(self, k: Any, llm: str, session: Session | None):
@@ -146,12 +147,13 @@ class WebApp:
             yield self._views(session)
             return
         plan, page = last.plan, last.next_page
-        yield from self._answer(session, f"{plan.question} (page {page})", lambda: self.assistant.stream(
-            plan.question, llm=self._llm(llm), k=self._k(k), plan=plan, page=page), last.scope, llm)
+        yield from self._answer(session, f"{plan.question} (page {page})", lambda stop: self.assistant.stream(
+            plan.question, llm=self._llm(llm), k=self._k(k), plan=plan, page=page, stop=stop), last.scope, llm)
 
-    def _answer(self, session: Session, question: str, start: Callable[[], Any], scope: str, llm: Any):
-        """Stream one answer written by ``llm`` into the page under the filters ``scope`` names. Always
-        finishes: errors end up in the page, not in a spinner."""
+    def _answer(self, session: Session, question: str, start: Callable[[threading.Event], Any], scope: str, llm: Any):
+        """Stream one answer written by ``llm`` into the page under the filters ``scope`` names; ``start(stop)``
+        begins it, and Stop or the deadline set ``stop``. Always finishes: errors end up in the page, not in
+        a spinner."""
         session.busy = True
         session.counter += 1
         turn = render.Turn(session.counter, question)
@@ -163,9 +165,10 @@ class WebApp:
             try:
                 turn.scope = scope
                 bounds.enter_context(self.limits.model_slot(self._llm(llm)))
-                stream = start()
+                session.stop = threading.Event()  # Stop reaches the model while the question is read, too
+                fired = bounds.enter_context(self.limits.deadline(session.stop))
+                stream = start(session.stop)
                 session.stream = stream
-                bounds.enter_context(self.limits.deadline(stream))
                 turn.plan_line = stream.plan.line()
                 turn.citations = list(stream.citations)
                 turn.stage = "Writing the answer…"
@@ -173,8 +176,9 @@ class WebApp:
                 for piece in stream:
                     turn.text += piece
                     yield self._views(session)
-                bounds.close()  # the deadline notes a stopped answer
+                bounds.close()
                 answer = stream.answer
+                self.limits.say_if_stopped(fired, answer)
                 turn.text, turn.citations = answer.answer, list(answer.citations)
                 turn.model, turn.note, turn.complete = answer.model, answer.note, answer.complete
                 turn.comparison = answer.comparison
@@ -204,9 +208,12 @@ class WebApp:
         yield from self.respond(text, k, llm, session, *filters)
 
     def stop(self, session: Session | None) -> None:
-        stream = session.stream if session is not None else None
-        if stream is not None:
-            stream.cancel()
+        if session is None:
+            return
+        if session.stop is not None:
+            session.stop.set()
+        if session.stream is not None:
+            session.stream.cancel()
 
     def new_chat(self, session: Session | None):
         if session is not None:
@@ -458,12 +465,13 @@ class WebApp:
         def answer() -> tuple[str, list[dict], dict]:
             name, backend, most, which = self._conversation_id(conversation_id), self._llm(llm), self._k(k), self._page(page)
             conversation = self.api_conversation(name) if name else None
-            with self.limits.model_slot(backend):
+            stop = threading.Event()
+            with self.limits.model_slot(backend), self.limits.deadline(stop) as fired:
                 stream = self.assistant.stream(question, conversation=conversation, llm=backend, k=most, where=where,
-                                               page=which)
-                with self.limits.deadline(stream):
-                    for _piece in stream:
-                        pass
+                                               page=which, stop=stop)
+                for _piece in stream:
+                    pass
+            self.limits.say_if_stopped(fired, stream.answer)
             data = stream.answer.as_dict()
             details = {key: data[key] for key in ("plan", "total", "more", "next_page", "comparison", "synthesis",
                                                   "complete", "model", "note") if key in data}

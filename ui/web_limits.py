@@ -3,7 +3,8 @@
 On two cores, two answers by the local model (35-40 s each) held both cores, and everything else waited
 on them. ``AnswerLimits`` lets ``settings.model_answers`` answers be written by a model at once and
 refuses the next with a message that says so (answers quoting the abstracts, ``llm=none``, are not
-counted), and stops any answer at ``settings.answer_seconds``, keeping what it wrote, marked incomplete.
+counted), and stops any answer's model at ``settings.answer_seconds``, keeping what it wrote and quoting
+the abstracts for the rest, marked incomplete.
 """
 
 from __future__ import annotations
@@ -43,22 +44,25 @@ class AnswerLimits:
             self._slots.release()
 
     @contextmanager
-    def deadline(self, stream) -> Iterator[None]:
-        """Stop ``stream`` (``AnswerStream.cancel``) once it has run ``seconds``; its answer then says so."""
+    def deadline(self, stop: threading.Event) -> Iterator[threading.Event]:
+        """Set ``stop`` (``Assistant.stream(stop=)``) once ``seconds`` have passed, so the model is no longer
+        waited on, in reading the question or in writing; yields whether the deadline came."""
         fired = threading.Event()
 
-        def stop() -> None:
+        def at_deadline() -> None:
             fired.set()
-            stream.cancel()
+            stop.set()
 
-        timer = threading.Timer(self.seconds, stop)
+        timer = threading.Timer(self.seconds, at_deadline)
         timer.daemon = True
         timer.start()
         try:
-            yield
+            yield fired
         finally:
             timer.cancel()
-        answer = stream.answer
+
+    def say_if_stopped(self, fired: threading.Event, answer) -> None:
+        """The note of an answer its deadline stopped (``deadline``)."""
         if fired.is_set() and not answer.complete and not answer.note:
             answer.note = (f"Stopped after {self.seconds:g} s, the longest one answer may take here "
                            "(ASSISTANT_ANSWER_SECONDS).")
