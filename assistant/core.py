@@ -507,7 +507,8 @@ class Assistant:
         plan, selection = self._selected(plan, k=k, where=where)
         hits = selection.page(plan)
         evidence = quotes(plan, hits, self.embedder, self.lexical)
-        backend, note = self.backend(llm) if hits else (None, "")
+        # why auto chose its backend is the backend's state, shown once by each front end, not in every answer
+        backend = self.backend(llm)[0] if hits else None
         model = backend.name if backend is not None else "none"
 
         def remember(answer) -> None:
@@ -526,7 +527,7 @@ class Assistant:
         if said:  # "papers from NeurIPS about agents": the venue no abstract holds is why
             unknown = list(dict.fromkeys([*unknown, *said]))
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
-                            self.stats()["papers"], note=note, on_done=remember, filtered=bool(where),
+                            self.stats()["papers"], on_done=remember, filtered=bool(where),
                             empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,
                             unsure=selection.unsure,
                             unknown_words=unknown, venues=venues, stop=stop)

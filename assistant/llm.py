@@ -253,18 +253,25 @@ def _ollama_error(exc: Exception, backend: OllamaBackend) -> LLMError:
 
 
 def resolve_auto(settings: Settings) -> tuple[str, str]:
-    """(concrete backend for `auto`, why): Ollama if it runs and has the model, else local, else none.
+    """(concrete backend for `auto`, why): Ollama if it runs and has the model, else a capable GGUF set as
+    ``ASSISTANT_LOCAL_MODEL`` (``synthesis.capable``), else none.
 
-    Asked on every answer (a refused connection costs under a millisecond), so an Ollama
-    started after the app is used from the next question on.
+    Not the packaged local model: measured by ``bench/writers.py``, the packaged 135M model makes an answer tens of
+    times slower and the check against the evidence keeps almost none of its sentences, so its answers read
+    like "none"'s; it is there when asked for by name (``--llm local``). Asked on every answer (a refused
+    connection costs under a millisecond), so an Ollama started after the app is used from the next
+    question on.
     """
     ok, why = OllamaBackend(settings).available(timeout=0.5)
     if ok:
         return "ollama", ""
-    local_ok = (settings.local_model or packaged_gguf()) and importlib.util.find_spec("llama_cpp") is not None
-    if local_ok:
-        return "local", f"{why}; using the local model"
-    return "none", f"{why}; no local model either, so answers quote the abstracts"
+    from .synthesis import MIN_LOCAL_BYTES
+
+    chosen = Path(settings.local_model) if settings.local_model else None
+    if chosen is not None and chosen.is_file() and chosen.stat().st_size >= MIN_LOCAL_BYTES \
+            and importlib.util.find_spec("llama_cpp") is not None:
+        return "local", f"{why}; using {chosen.name}"
+    return "none", why
 
 
 def make_backend(settings: Settings, choice: str) -> Backend | None:

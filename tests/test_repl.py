@@ -264,3 +264,20 @@ def test_more_pages_a_list_under_the_filters_it_was_asked_with(chat, corpus):
 
     child.sendline("/quit")
     child.expect(pexpect.EOF)
+
+
+def test_who_writes_is_said_once_at_the_start_not_after_every_answer(chat):
+    """auto without an Ollama quotes the abstracts (bench/writers.py: the packaged 135M model is tens of times
+    slower and its sentences rarely pass the check); the banner says so, and each answer ends with its writer
+    only, not with why Ollama was not used."""
+    from tests.standins.ollama_standin import free_port
+
+    child = chat(ASSISTANT_LLM="auto", OLLAMA_HOST=f"http://127.0.0.1:{free_port()}")
+    banner = child.before
+    assert "Answers written by none" in banner and "Ollama is not reachable" in banner, banner
+    child.sendline("which papers reduce reasoning token usage?")
+    child.expect("written by none")
+    child.expect(PROMPT)
+    assert "not reachable" not in child.before, child.before
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)

@@ -47,7 +47,8 @@ class Repl:
     def run(self) -> None:
         self._setup_readline()
         papers = self.assistant.stats()["papers"]
-        click.echo(f"Research assistant: {papers} papers in the store. Ask a question; /help for commands.")
+        click.echo(f"Research assistant: {papers:,} papers in the store. {self._writer_line()} "
+                   "Ask a question; /help for commands.")
         if papers == 0:
             click.echo("The store is empty: run `assistant ingest` first (or /quit).")
         while True:
@@ -66,6 +67,15 @@ class Repl:
                     return
                 continue
             self.ask(line)
+
+    def _writer_line(self) -> str:
+        """Who writes the answers, said once (and after /llm), not at the end of every answer."""
+        try:
+            backend, note = self.assistant.backend(self.llm)
+        except AssistantError as exc:
+            return f"Answers: {self.llm} is unavailable ({exc.message})."
+        writer = backend.name if backend is not None else "none (quotes from the abstracts)"
+        return f"Answers written by {writer}" + (f" ({note})." if note else ".")
 
     def ask(self, question: str, plan=None, page: int | None = None) -> None:
         """Answer ``question`` in this conversation under the chat's filters; or, given ``plan`` (``/compare``,
