@@ -10,6 +10,7 @@ size, and need no list kept by hand or stored beside the index.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections import Counter, defaultdict
 
 from .query_words import FUNCTION_WORDS
@@ -57,12 +58,13 @@ def readings(query: str, defined: dict[str, str]) -> list[str]:
     uses abbreviated: 'RL for LLMs' -> ['RL for LLMs', 'reinforcement learning for LLMs', ...]; at most
     ``MOST_READINGS``."""
     found = [query]
+    said = set(re.findall(r"[a-z0-9]+", query.lower()))
+    said |= {w[:-1] for w in said if w.endswith("s")}
     for acronym, expansion in defined.items():
-        # as written, or all in lower case as people type it ("llm reasoning"), unless that is a word ("per", "is")
-        lower = "" if acronym.lower() in FUNCTION_WORDS else f"|{re.escape(acronym.lower())}"
-        short = re.compile(rf"(?<![\w-])(?:{re.escape(acronym)}{lower})s?(?![\w-])")
-        spelled = r"[\s-]+".join(map(re.escape, expansion.split()))  # "fine-tuning" as "fine tuning" too
-        long = re.compile(rf"(?<![\w-]){spelled}s?(?![\w-])", re.IGNORECASE)
+        # a store defines thousands: only those whose acronym or first word the query has are tried
+        if not (_first_word(acronym) in said or _first_word(expansion) in said):
+            continue
+        short, long = _patterns(acronym, expansion)
         if short.search(query):
             found += [short.sub(expansion, reading) for reading in found]
         elif long.search(query):
@@ -70,3 +72,18 @@ def readings(query: str, defined: dict[str, str]) -> list[str]:
         if len(found) >= MOST_READINGS:
             return found[:MOST_READINGS]
     return found
+
+
+def _first_word(text: str) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return words[0] if words else ""
+
+
+@lru_cache(maxsize=4096)
+def _patterns(acronym: str, expansion: str) -> tuple[re.Pattern, re.Pattern]:
+    """(the acronym as written, the expansion spelled out) as patterns, compiled once."""
+    # as written, or all in lower case as people type it ("llm reasoning"), unless that is a word ("per", "is")
+    lower = "" if acronym.lower() in FUNCTION_WORDS else f"|{re.escape(acronym.lower())}"
+    short = re.compile(rf"(?<![\w-])(?:{re.escape(acronym)}{lower})s?(?![\w-])")
+    spelled = r"[\s-]+".join(map(re.escape, expansion.split()))  # "fine-tuning" as "fine tuning" too
+    return short, re.compile(rf"(?<![\w-]){spelled}s?(?![\w-])", re.IGNORECASE)
