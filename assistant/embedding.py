@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import threading
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Sequence
@@ -28,7 +29,8 @@ from .errors import ConfigError
 from .locks import locked
 from .settings import DEFAULT_EMBED_BACKEND, EMBED_BACKENDS, default_model_cache
 
-ENCODE_SLICE = 128  # texts per encoder call; see Embedder.embed
+ENCODE_SLICE = 32  # texts per encoder call (~0.2 s on two cores): what a query may wait for; see Embedder.embed
+FEW = 4  # an encoder call of at most this many texts is a query someone waits on: it goes first (``TurnTaking``)
 RECENT_QUERIES = 16  # query vectors kept (``Embedder.embed_query``)
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -58,7 +60,7 @@ class Embedder:
                               f"Use one of: {', '.join(EMBED_BACKENDS)}.")
         self.backend = backend
         self.cache_dir = Path(cache_dir) if cache_dir else default_model_cache(os.environ)
-        self._encode_lock = threading.Lock()
+        self._encode_lock = TurnTaking()
         self._recent_lock = threading.Lock()
         self._recent_queries: dict[str, object] = {}  # question text -> its vector, oldest first
 
@@ -215,7 +217,7 @@ class Embedder:
         parts = []
         for start in range(0, len(order), ENCODE_SLICE):
             chunk = [texts[i] for i in order[start:start + ENCODE_SLICE]]
-            with self._encode_lock:
+            with self._encode_lock.hold(first=len(texts) <= FEW):
                 parts.append(self._encode(chunk, batch_size))
         if not parts:
             return np.zeros((0, self.dimension), dtype=np.float32)
@@ -230,7 +232,7 @@ class Embedder:
         ``embed``'s slices (docs/benchmarks.md, "Design decisions"), but it holds the encoder for the
         whole window, which a query in the web app should not wait for.
         """
-        with self._encode_lock:
+        with self._encode_lock.hold(first=False):
             return self._encode(list(texts), 64)
 
     def _encode(self, texts: list[str], batch_size: int):
@@ -253,6 +255,36 @@ class Embedder:
             while len(self._recent_queries) > RECENT_QUERIES:
                 self._recent_queries.pop(next(iter(self._recent_queries)))
         return vector
+
+
+class TurnTaking:
+    """The encoder's lock, under which a query goes before the slices of longer work waiting for it.
+
+    The tokenizer cannot be used by two threads at once, so encoder calls take turns. With a plain lock, a
+    search in the web app waited behind the 128-text slices of two answers' evidence sentences (0.7 s each):
+    a lone search's p95 was 2.1 s while 8 clients asked questions at 19,622 papers (``bench/load.py``)."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._busy = False
+        self._first_waiting = 0
+
+    @contextmanager
+    def hold(self, first: bool):
+        with self._turn:
+            self._first_waiting += first
+            try:
+                while self._busy or (not first and self._first_waiting):
+                    self._turn.wait()
+            finally:
+                self._first_waiting -= first
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._busy = False
+                self._turn.notify_all()
 
 
 def child_environment() -> dict[str, str]:

@@ -175,3 +175,30 @@ def test_an_export_that_cannot_run_is_one_config_error(tmp_path, monkeypatch):
         embedder.model_file()
     assert "pip install onnx" in caught.value.hint
     assert [p.name for p in embedder.export_folder.iterdir()] == [".lock"]
+
+
+def test_a_query_goes_before_long_work_waiting_for_the_encoder():
+    """TurnTaking: when the encoder frees, a waiting query (a search someone waits on) takes it before the
+    next slice of an answer's sentences that was waiting first."""
+    import threading
+    import time
+
+    from assistant.embedding import TurnTaking
+
+    turns, order = TurnTaking(), []
+
+    def take(name: str, first: bool) -> None:
+        with turns.hold(first=first):
+            order.append(name)
+
+    with turns.hold(first=False):  # the encoder busy with a slice
+        slow = threading.Thread(target=take, args=("slice", False))
+        slow.start()
+        time.sleep(0.2)  # the slice waits first
+        query = threading.Thread(target=take, args=("query", True))
+        query.start()
+        while not turns._first_waiting:  # the query waits too
+            time.sleep(0.01)
+    slow.join(10)
+    query.join(10)
+    assert order == ["query", "slice"]
