@@ -27,6 +27,12 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-b
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 QUESTION = "which papers reduce reasoning token usage"
 
+# The longest a browser test waits for the server's work (a page load, an answer, an upload, an ingest): long, so
+# a machine busy with other work (an ingest in parallel) is waited for, not failed; a broken app fails sooner,
+# by the error it shows (``wait_for``).
+SERVER_WAIT = 300_000  # ms
+PAGE_ERROR = "document.querySelector('.toast-body.error')"  # Gradio's toast for a failed event or a lost connection
+
 needs_browser = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian chromium at /usr/bin/chromium "
                                                                   "(apt-get install chromium)")
 
@@ -63,9 +69,9 @@ def _open_page(browser, url: str):
     pg = context.new_page()
     pg.requests = []
     pg.on("request", lambda r: pg.requests.append(r.url))
-    pg.goto(url)
-    pg.wait_for_selector("#question textarea")
-    pg.wait_for_function("(document.querySelector('#app-header')?.innerText || '').includes('papers from')")
+    pg.goto(url, timeout=SERVER_WAIT)
+    pg.wait_for_selector("#question textarea", timeout=SERVER_WAIT)
+    wait_for(pg, "(document.querySelector('#app-header')?.innerText || '').includes('papers from')")
     return context, pg
 
 
@@ -114,16 +120,49 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
-def ask(page, question: str, timeout: float = 60_000) -> None:
-    """Type a question, press Enter, wait until the answer is finished."""
+def wait_for(page, done: str, error: str = "null", arg=None, timeout: float = SERVER_WAIT) -> None:
+    """Wait until the page shows the server's work done (the JS expression ``done``, which may use ``arg``),
+    however long a busy machine takes, up to ``timeout`` ms; fail at once, saying what the page shows, when
+    it shows an error instead: an error toast, or the JS expression ``error`` (an element or a message)."""
+    outcome = page.wait_for_function(f"""arg => {{
+        if ({done}) return {{done: true}};
+        const shown = ({error}) || {PAGE_ERROR};
+        return shown ? {{done: false, error: String(shown.innerText ?? shown).trim()}} : false;
+    }}""", arg=arg, timeout=timeout).json_value()
+    assert outcome["done"], f"the page shows an error: {outcome['error']}"
+
+
+def answered(turns: int) -> str:
+    """JS: the chat shows ``turns`` turns, none still being written (an answer or an error ends a turn)."""
+    return (f"document.querySelectorAll('#chat-log .turn').length >= {turns} && "
+            "!document.querySelector('#chat-log .a.pending')")
+
+
+def wait_for_upload(page, *names: str) -> None:
+    """Wait until the upload box holds ``names``, uploaded (listed in its file table, not in progress; the
+    table shows a name's stem and suffix apart)."""
+    wait_for(page, "arg.every(name => [...document.querySelectorAll('#upload .file-preview')]"
+                   ".some(table => table.textContent.replace(/\\s+/g, '').includes(name.replace(/\\s+/g, ''))))",
+             arg=list(names))
+
+
+def wait_for_ingest(page) -> None:
+    """Wait until Add's report shows what the ingest added; a report without counts is its failure."""
+    wait_for(page, "document.querySelector('#ingest-report .counts')",
+             error="document.querySelector('#ingest-report .ingest-report')")
+
+
+def ask(page, question: str, timeout: float = SERVER_WAIT) -> None:
+    """Type a question, press Enter, wait until the answer (or the error that ends it) is finished."""
     before = page.locator("#chat-log .turn").count()
     page.fill("#question textarea", question)
     page.press("#question textarea", "Enter")
-    page.wait_for_function(f"document.querySelectorAll('#chat-log .turn').length > {before} && "
-                           "!document.querySelector('#chat-log .a.pending')", timeout=timeout)
+    wait_for(page, answered(before + 1), timeout=timeout)
 
 
 def choose_llm(page, choice: str) -> None:
+    # the choices are labelled once the page load has asked the server which models are available
+    wait_for(page, "!document.querySelector('#llm').innerText.includes('checking which language models')")
     page.click("#llm input")
     page.click(f"li[role=option][aria-label^='{choice} ']")
     page.wait_for_function(f"document.querySelector('#llm input').value.startsWith('{choice}')")
@@ -187,7 +226,7 @@ def test_chat_streams_an_answer_with_citations_and_sources(page, server):
     shot(page, "follow-up")
 
     page.click("#new-chat")
-    page.wait_for_selector("#chat-log .chat-empty")
+    wait_for(page, "document.querySelector('#chat-log .chat-empty')")
     assert page.locator("#sources-panel .src").count() == 0
     only_local_requests(page, server)
 
@@ -195,7 +234,7 @@ def test_chat_streams_an_answer_with_citations_and_sources(page, server):
 @needs_browser
 def test_example_question_and_errors_show_in_the_page(page, server):
     page.click("#examples-row button:has-text('tell me about PoLR')")
-    page.wait_for_function("document.querySelector('#chat-log .turn') && !document.querySelector('#chat-log .a.pending')")
+    wait_for(page, answered(1))
     assert "PoLR" in page.locator("#chat-log .turn").last.inner_text()
 
     ask(page, "reasoning " * 300)  # over the 2,000 character limit
@@ -223,22 +262,20 @@ def test_eight_sessions_keep_separate_conversations(browser, server):
     try:
         for context in contexts:
             pg = context.new_page()
-            pg.goto(server.url, wait_until="domcontentloaded")
+            pg.goto(server.url, wait_until="domcontentloaded", timeout=SERVER_WAIT)
             pages.append(pg)
         for pg in pages:
-            pg.wait_for_selector("#question textarea")
+            pg.wait_for_selector("#question textarea", timeout=SERVER_WAIT)
         for pg, q in zip(pages, questions):  # all at once: the server answers them concurrently
             pg.fill("#question textarea", q)
             pg.press("#question textarea", "Enter")
         for pg, q in zip(pages, questions):
-            pg.wait_for_function("document.querySelector('#chat-log .turn') && "
-                                 "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+            wait_for(pg, answered(1))
         for pg, q in zip(pages, questions):
             pg.fill("#question textarea", "tell me more about the first one")
             pg.press("#question textarea", "Enter")
         for pg, q in zip(pages, questions):
-            pg.wait_for_function("document.querySelectorAll('#chat-log .turn').length == 2 && "
-                                 "!document.querySelector('#chat-log .a.pending')", timeout=60_000)
+            wait_for(pg, answered(2))
             asked = [el.inner_text() for el in pg.locator("#chat-log .bubble-q").all()]
             assert asked == [q, "tell me more about the first one"]
             first = pg.locator("#chat-log .turn").first.locator("a.cite")
@@ -256,9 +293,9 @@ def test_upload_adds_papers_to_the_library(page, server, web_assistant):
     before = web_assistant.stats()["papers"]
     page.click("#tab-add-button, button[role=tab]:has-text('Add abstracts')")
     page.set_input_files("#upload input[type=file]", str(FIXTURES / "Field notes 2026.txt"))
-    page.wait_for_selector("#upload :text('Field notes 2026.txt')")
+    wait_for_upload(page, "Field notes 2026.txt")
     page.click("#add-files")
-    page.wait_for_selector("#ingest-report .count-added", timeout=60_000)
+    wait_for_ingest(page)
     report = page.locator("#ingest-report").inner_text()
     assert re.search(r"\b2\s+added", report), report
     assert "Field notes 2026.txt" in report
@@ -267,9 +304,9 @@ def test_upload_adds_papers_to_the_library(page, server, web_assistant):
     shot(page, "upload")
 
     page.click("button[role=tab]:has-text('Library')")
-    page.wait_for_function(f"document.querySelector('#library').innerText.includes('{before + 2} papers')")
+    wait_for(page, f"document.querySelector('#library').innerText.includes('{before + 2} papers')")
     page.fill("#library-search textarea, #library-search input", "calving")
-    page.wait_for_function("document.querySelectorAll('#library details.paper').length == 1")
+    wait_for(page, "document.querySelectorAll('#library details.paper').length == 1")
     paper = page.locator("#library details.paper").first
     paper.locator("summary").click()
     assert "IceLine" in paper.inner_text() and "Field notes 2026.txt" in paper.inner_text()
@@ -277,24 +314,89 @@ def test_upload_adds_papers_to_the_library(page, server, web_assistant):
     page.fill("#library-search textarea, #library-search input", "")
     page.click("#library-source input")
     page.click("li[role=option][aria-label='Field notes 2026.txt']")
-    page.wait_for_function("document.querySelectorAll('#library details.paper').length == 2")
+    wait_for(page, "document.querySelectorAll('#library details.paper').length == 2")
     shot(page, "library")
 
 
-def test_upload_rejects_large_and_unknown_files(web_assistant, tmp_path):
-    from ui.web import WebApp
+def sparse_file(path: Path, megabytes: int) -> Path:
+    with open(path, "wb") as fh:
+        fh.truncate(megabytes * 1024 * 1024)  # sparse: no real disk use
+    return path
 
-    big = tmp_path / "huge.txt"
-    with open(big, "wb") as fh:
-        fh.truncate(21 * 1024 * 1024)  # sparse: no real disk use
+
+@needs_browser
+def test_upload_refusals_stay_beside_the_upload_box_once(page, tmp_path):
+    """A file the page does not upload (over the size cap, or of a kind it does not read) is said in the report
+    beside the upload box, once, and stays there after any toast would have gone, and after Add; a file
+    skipped at Add is said once too, in the report, not again in a toast."""
+    from ui.web import MAX_UPLOAD_MB
+
+    def shown(text: str) -> int:
+        return page.evaluate("text => document.body.innerText.split(text).length - 1", text)
+
+    big = sparse_file(tmp_path / "huge.txt", MAX_UPLOAD_MB + 5)
+    other = tmp_path / "notes.pdf"
+    other.write_text("x")
+    too_big = f"huge.txt is {MAX_UPLOAD_MB + 5:.1f} MB; the limit is {MAX_UPLOAD_MB} MB per file"
+    unknown = "notes.pdf is not a .txt, .jsonl or .csv file"
+    page.click("button[role=tab]:has-text('Add abstracts')")
+    page.set_input_files("#upload input[type=file]", [str(big), str(other)])
+    report = "document.querySelector('#ingest-report').innerText"
+    wait_for(page, f"{report}.includes('huge.txt') && {report}.includes('notes.pdf')")
+    wait_for(page, "!document.querySelector('.toast-body')", timeout=60_000)  # Gradio's toasts last 10 s
+    assert shown(too_big) == 1 and shown(unknown) == 1, page.locator("body").inner_text()
+    assert page.locator("#upload .file-preview").count() == 0  # neither was uploaded
+
+    page.click("#add-files")  # nothing to add: the report says so, and why, not only "No file chosen"
+    wait_for(page, f"{report}.includes('Nothing was added')", error=f"{report}.includes('No file chosen')")
+    assert shown(too_big) == 1 and shown(unknown) == 1, page.locator("#ingest-report").inner_text()
+    assert page.locator(".toast-body").count() == 0
+    shot(page, "upload-refused")
+
+    # the next choice replaces the report; files skipped at Add (no abstracts, an unknown kind inside a .gz)
+    # are said once, in the report
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    archive = tmp_path / "slides.pdf.gz"
+    archive.write_bytes(b"\x1f\x8b" + bytes(64))
+    page.set_input_files("#upload input[type=file]", [str(binary), str(archive)])
+    wait_for_upload(page, "binary.txt", "slides.pdf.gz")
+    wait_for(page, f"!{report}.includes('huge.txt')")
+    page.click("#add-files")
+    wait_for_ingest(page)
+    text = page.locator("#ingest-report").inner_text()
+    assert "binary.txt binary file" in text and "slides.pdf.gz is not a .txt" in text and "huge.txt" not in text
+    assert shown("binary.txt binary file") == 1 and shown("slides.pdf.gz is not") == 1
+    assert page.locator(".toast-body").count() == 0, page.locator(".toast-body").all_inner_texts()
+
+
+def test_upload_rejects_large_and_unknown_files(web_assistant, tmp_path):
+    import warnings
+
+    from ui.web import MAX_UPLOAD_MB, WebApp
+
+    big = sparse_file(tmp_path / "huge.txt", MAX_UPLOAD_MB + 1)
     other = tmp_path / "notes.pdf"
     other.write_text("x")
     before = web_assistant.stats()["papers"]
-    with pytest.warns(UserWarning):
-        html = WebApp(web_assistant).add_files([str(big), str(other)])
-    assert "huge.txt" in html and "limit is 20 MB" in html
+    app = WebApp(web_assistant)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the report says what was skipped; no toast says it again
+        html = app.add_files([str(big), str(other)])
+    assert "huge.txt" in html and f"limit is {MAX_UPLOAD_MB} MB" in html
     assert "notes.pdf" in html and "not a .txt, .jsonl or .csv" in html
     assert web_assistant.stats()["papers"] == before
+
+    # the files the page refused to upload (names and sizes from the browser, checked again here)
+    shown, refused = app.refused_uploads({"files": [{"name": "huge.txt", "size": (MAX_UPLOAD_MB + 5) * 1024 * 1024},
+                                                    {"name": "C:\\tmp\\<i>x.pdf", "size": "many"},
+                                                    {"name": "fine.txt", "size": 10}, "junk"]})
+    assert [name for name, _ in refused] == ["huge.txt", "<i>x.pdf"]
+    assert f"is {MAX_UPLOAD_MB + 5:.1f} MB" in shown and "&lt;i&gt;x.pdf" in shown and "<i>" not in shown
+    assert app.refused_uploads(None) == ("", []) and app.refused_uploads({"files": "x"}) == ("", [])
+    html = app.add_files([], refused=refused)  # Add after a refusal: the reasons again, not only "No file chosen"
+    assert "Nothing was added" in html and "huge.txt" in html and "No file chosen" not in html
+    assert "No file chosen" in app.add_files([])
 
 
 # -- filters ------------------------------------------------------------------------------------------
@@ -342,7 +444,7 @@ def test_chat_filters_restrict_the_cited_papers(browser, filter_server, tmp_path
     try:
         # the bundled corpus has files, a year and a venue, but no decision or keyword: those are hidden
         page.click("#filters .label-wrap")
-        page.wait_for_selector("#filter-venue", state="visible")
+        wait_for(page, "document.querySelector('#filter-venue')?.getClientRects().length")  # the values load
         assert page.locator("#filter-file, #filter-year").count() == 2
         assert not page.locator("#filter-decision").is_visible() and not page.locator("#filter-keyword").is_visible()
         assert "Filters · all papers" in page.locator("#filters .label-wrap").inner_text()
@@ -350,12 +452,12 @@ def test_chat_filters_restrict_the_cited_papers(browser, filter_server, tmp_path
         # an upload that brings decisions and keywords: their filters appear, offering the values present
         page.click("button[role=tab]:has-text('Add abstracts')")
         page.set_input_files("#upload input[type=file]", str(reviewed_jsonl(tmp_path)))
-        page.wait_for_selector(f"#upload :text('{REVIEWED}')")
+        wait_for_upload(page, REVIEWED)
         page.click("#add-files")
-        page.wait_for_selector("#ingest-report .count-added", timeout=60_000)
+        wait_for_ingest(page)
         assert re.search(r"\b3\s+added", page.locator("#ingest-report").inner_text())
         page.click("button[role=tab]:has-text('Chat')")
-        page.wait_for_selector("#filter-decision", state="visible")
+        wait_for(page, "document.querySelector('#filter-decision')?.getClientRects().length")
         page.click("#filter-decision input")
         offered = {o.get_attribute("aria-label") for o in page.locator("li[role=option]").all()}
         assert offered == {"accepted", "oral", "poster", "rejected", "Accept (oral)", "Accept (poster)", "Reject"}
@@ -370,8 +472,7 @@ def test_chat_filters_restrict_the_cited_papers(browser, filter_server, tmp_path
 
         # venue ICLR 2026: only the bundled papers, the filter named in the box's title and in the answer
         choose_filter(page, "venue", "ICLR 2026")
-        page.wait_for_function("document.querySelector('#filters .label-wrap').innerText"
-                               ".includes('only venue ICLR 2026')")
+        wait_for(page, "document.querySelector('#filters .label-wrap').innerText.includes('only venue ICLR 2026')")
         ask(page, QUESTION)
         cited = latest_sources(page)
         assert cited and any(title.startswith("PoLR") for title, _ in cited), cited
@@ -381,9 +482,9 @@ def test_chat_filters_restrict_the_cited_papers(browser, filter_server, tmp_path
 
         # a filter that leaves nothing relevant: the usual abstention, saying the filters limited the search
         page.click("#clear-filters")
-        page.wait_for_function("document.querySelector('#filters .label-wrap').innerText.includes('all papers')")
+        wait_for(page, "document.querySelector('#filters .label-wrap').innerText.includes('all papers')")
         choose_filter(page, "decision", "Reject")
-        page.wait_for_function("document.querySelector('#filters .label-wrap').innerText.includes('decision Reject')")
+        wait_for(page, "document.querySelector('#filters .label-wrap').innerText.includes('decision Reject')")
         ask(page, QUESTION)
         last = page.locator("#chat-log .turn").last
         assert "I found nothing about this" in last.inner_text()
@@ -494,7 +595,7 @@ def test_hostile_abstract_renders_as_inert_text(page, server, web_assistant, tmp
 
         page.click("button[role=tab]:has-text('Library')")
         page.fill("#library-search textarea, #library-search input", "zebrafinch")
-        page.wait_for_function("document.querySelectorAll('#library details.paper').length == 1")
+        wait_for(page, "document.querySelectorAll('#library details.paper').length == 1")
         page.locator("#library details.paper summary").first.click()
         library_text = page.locator("#library").inner_text()
         assert f"<img src=http://127.0.0.1:{port}/pixel.png" in library_text
@@ -560,7 +661,7 @@ def test_local_model_writes_the_answer(page, server, web_assistant):
     choose_llm(page, "local")
     page.fill("#k input[type=number]", "1")
     page.press("#k input[type=number]", "Tab")
-    ask(page, "tell me about PoLR", timeout=180_000)
+    ask(page, "tell me about PoLR")
     answer = page.locator("#chat-log .turn").last
     assert "written by local:" in answer.inner_text()
     # one source, cited in the text and in the paper's row of quotes ("tell me about" asks nothing in particular)

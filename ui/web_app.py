@@ -280,7 +280,7 @@ class WebApp:
             except Exception as exc:  # a broken backend must not break the page
                 rows.append((choice, False, "unavailable", f"{type(exc).__name__}: {exc}"))
                 continue
-            name = backend.name if backend is not None else "no LLM"
+            name = backend.name if backend is not None else "quotes the abstracts"
             short = name.split(":", 1)[1] if choice != "auto" and name.startswith(f"{choice}:") else name
             rows.append((choice, True, short, f"{name}. {note}" if note else name))
         return rows
@@ -291,7 +291,9 @@ class WebApp:
         choices = [(f"{c} · {short}" if ok else f"{c} · unavailable", c) for c, ok, short, _ in rows]
         value = current if current in LLM_CHOICES else self.assistant.settings.llm
         problems = [f"{c}: {first_sentence(detail)}" for c, ok, _, detail in rows if not ok]
-        return gr.update(choices=choices, value=value, info="; ".join(problems) or "all backends available")
+        auto = next(detail for c, _, _, detail in rows if c == "auto")  # what auto chose, and why: said here once
+        return gr.update(choices=choices, value=value,
+                         info="; ".join([f"auto: {auto}", *problems]) if problems else "all backends available")
 
     # -- library -------------------------------------------------------------------------
     def warm(self) -> None:
@@ -378,31 +380,57 @@ class WebApp:
     def upload_folder(self) -> Path:
         return Path(self.assistant.settings.home) / "uploads"
 
-    def add_files(self, files: Any, progress: Callable | None = None) -> str:
-        """Copy uploads under the store's home with their own names, ingest them, report what happened."""
+    @staticmethod
+    def upload_refusal(name: str, size: int, suffix: str | None = None) -> str | None:
+        """Why a file named ``name`` of ``size`` bytes is not read (None: it is); ``suffix``: that of the
+        uploaded copy, when it has one (Gradio keeps the file's own)."""
+        kind = (Path(name).suffix if suffix is None else suffix).lower()
+        if kind not in UPLOAD_TYPES or file_kind(Path(name)) is None:
+            return "is not a .txt, .jsonl or .csv file (or one gzipped: .jsonl.gz)"
+        if size > MAX_UPLOAD_BYTES:
+            return f"is {size / 1024 / 1024:.1f} MB; the limit is {MAX_UPLOAD_MB} MB per file"
+        return None
+
+    def refused_uploads(self, data: Any) -> tuple[str, list[tuple[str, str]]]:
+        """The files the page kept from uploading (too large, or not a kind it reads: ``web_style.upload_check``
+        sends their names and sizes on each choice of files), as the report beside the upload box, until
+        the next choice replaces it; and the same list for ``add_files`` to report again."""
+        listed = data.get("files") if isinstance(data, dict) else None
+        refused = []
+        for item in listed[:100] if isinstance(listed, list) else []:
+            if not isinstance(item, dict):
+                continue
+            name = Path(str(item.get("name") or "").replace("\\", "/")).name[:200] or "a file"
+            size = item.get("size")
+            size = int(size) if isinstance(size, (int, float)) and not isinstance(size, bool) and size >= 0 else 0
+            reason = self.upload_refusal(name, size)
+            if reason:
+                refused.append((name, reason))
+        return (render.ingest_html(None, [], refused) if refused else ""), refused
+
+    def add_files(self, files: Any, progress: Callable | None = None, refused: Any = None) -> str:
+        """Copy uploads under the store's home with their own names, ingest them, report what happened (in
+        the report only, so each problem is said once); ``refused``: the files the page did not upload
+        (``refused_uploads``), reported with the rest."""
         items = [f for f in (files or []) if f]
-        if not items:
-            warn("Choose one or more .txt, .jsonl or .csv files first.")
-            return '<div class="ingest-report muted">No file chosen.</div>'
+        rejected: list[tuple[str, str]] = [(str(n), str(r)) for n, r in (refused or [])]
+        if not items and not rejected:
+            return ('<div class="ingest-report muted">No file chosen: choose one or more .txt, .jsonl or .csv '
+                    'files.</div>')
         folder = self.upload_folder()
         folder.mkdir(parents=True, exist_ok=True)
         targets: list[Path] = []
         names: dict[str, str] = {}
         read: list[str] = []
-        rejected: list[tuple[str, str]] = []
         for item in items:
             src = Path(item if isinstance(item, (str, Path)) else getattr(item, "path", None) or item.name)
             original = Path(getattr(item, "orig_name", None) or src.name).name
-            if src.suffix.lower() not in UPLOAD_TYPES or file_kind(Path(original)) is None:
-                rejected.append((original, "is not a .txt, .jsonl or .csv file (or one gzipped: .jsonl.gz)"))
-                continue
             try:
-                size = src.stat().st_size
+                reason = self.upload_refusal(original, src.stat().st_size, src.suffix)
             except OSError as exc:
-                rejected.append((original, f"could not be read ({exc.strerror or exc})"))
-                continue
-            if size > MAX_UPLOAD_BYTES:
-                rejected.append((original, f"is {size / 1024 / 1024:.1f} MB; the limit is {MAX_UPLOAD_MB} MB per file"))
+                reason = self.upload_refusal(original, 0, src.suffix) or f"could not be read ({exc.strerror or exc})"
+            if reason:
+                rejected.append((original, reason))
                 continue
             dest = folder / safe_file_name(original)
             if dest.suffix.lower() != src.suffix.lower():
@@ -413,8 +441,7 @@ class WebApp:
                 names[key] = original
             read.append(original)
         if not targets:
-            warn("Nothing was added: " + "; ".join(f"{n} {r}" for n, r in rejected))
-            return render.ingest_html(None, [], rejected)
+            return '<div class="ingest-report muted">Nothing was added.</div>' + render.ingest_html(None, [], rejected)
 
         def report_progress(done: int, total: int, stage: str) -> None:
             if progress is not None:
@@ -425,7 +452,6 @@ class WebApp:
         try:
             report = self.assistant.ingest(targets, progress=report_progress)
         except AssistantError as exc:
-            warn(str(exc))
             return render.ingest_html(None, [], [*rejected, *((n, str(exc)) for n in read)])
         finally:
             with self._papers_lock:
@@ -434,8 +460,6 @@ class WebApp:
         data = report.as_dict()
         data["skipped"] = [{"path": names.get(str(s["path"]), names.get(Path(str(s["path"])).name, Path(str(s["path"])).name)),
                             "reason": s["reason"]} for s in data.get("skipped", [])]
-        if data["skipped"] or rejected:
-            warn(f"Some input was skipped: see the report ({len(data['skipped']) + len(rejected)}).")
         return render.ingest_html(data, read, rejected, names)
 
     def _forget_unused_uploads(self, copies: list[Path]) -> None:

@@ -14,7 +14,8 @@ from assistant.filters import FACETS
 from assistant.settings import LLM_CHOICES
 
 from . import web_render as render
-from .web_app import ALL_FILES, EXAMPLES, FILTER_LABELS, K_MAX, MAX_UPLOAD_MB, UPLOAD_TYPES, WebApp
+from .web_app import ALL_FILES, EXAMPLES, FILTER_LABELS, K_MAX, MAX_UPLOAD_BYTES, MAX_UPLOAD_MB, UPLOAD_TYPES, WebApp
+from .web_style import upload_check
 
 # Gradio's queue looks for new events every 1 ms while it is empty, and for progress every 10 ms: 4.6% of a
 # core with nobody connected (bench/idle.py). Polling every 100 ms and 250 ms brings an idle app under
@@ -94,7 +95,9 @@ def build_app(assistant) -> gr.Blocks:
                 files = gr.File(file_count="multiple", file_types=list(UPLOAD_TYPES), type="filepath",
                                 label="Abstract files", elem_id="upload")
                 add = gr.Button("Add to library", variant="primary", elem_id="add-files")
-                report = gr.HTML(elem_id="ingest-report", js_on_load=None)
+                # why the files Gradio would refuse were not uploaded, then what Add did (web_style.upload_check)
+                report = gr.HTML(elem_id="ingest-report", js_on_load=upload_check(MAX_UPLOAD_BYTES, UPLOAD_TYPES))
+                refused = gr.State([])
 
         # chat
         chat_inputs, chat_outputs = [question, k, llm, session, *filter_boxes], [chat_log, sources, question, more]
@@ -119,10 +122,14 @@ def build_app(assistant) -> gr.Blocks:
         lib_source.change(app.library_view, [lib_text, lib_source], library, show_progress="hidden", **private)
 
         # uploads
-        def add_files(paths, progress=gr.Progress()):
-            return app.add_files(paths, progress)
+        def add_files(paths, refused_files, progress=gr.Progress()):
+            return app.add_files(paths, progress, refused_files)
 
-        add.click(add_files, [files], report, concurrency_id="ingest", concurrency_limit=1, **private).then(
+        def refused_uploads(event: gr.EventData):
+            return app.refused_uploads(event._data)
+
+        report.refused(refused_uploads, None, [report, refused], queue=False, show_progress="hidden", **private)
+        add.click(add_files, [files, refused], report, concurrency_id="ingest", concurrency_limit=1, **private).then(
             app.library_refresh, [lib_text, lib_source], [library, lib_source, header], **private).then(
             app.filters_view, filter_boxes, [*filter_boxes, filters_box], show_progress="hidden", **private)
 

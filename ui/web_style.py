@@ -1,9 +1,12 @@
-"""Look and behaviour of the browser chat: theme, CSS and the one small script (citation clicks).
+"""Look and behaviour of the browser chat: theme, CSS and two small scripts (citation clicks, the check
+of the files chosen for upload).
 
 The theme uses only fonts Gradio serves itself, so the page makes no request to a font CDN.
 """
 
 from __future__ import annotations
+
+import json
 
 
 def theme():
@@ -66,6 +69,51 @@ HEAD = """
 })();
 </script>
 """
+
+
+def upload_check(max_bytes: int, types: tuple[str, ...]) -> str:
+    """The upload report's ``js_on_load``: on each choice of files for the upload box (``#upload``),
+    picked or dropped, the files Gradio would refuse with a toast that goes away (over ``max_bytes``, or
+    not ending in one of ``types``) are taken out before Gradio sees them, so the others still upload,
+    and their names and sizes go to the server as the report's ``refused`` event
+    (``WebApp.refused_uploads``), which says why beside the upload box until the next choice. Installed
+    once per page, on the document, so it survives re-renders; the latest render's ``trigger`` is used."""
+    return """
+(function () {
+  var check = window.__uploadCheck || (window.__uploadCheck = {});
+  check.trigger = trigger;
+  if (check.installed) return;
+  check.installed = true;
+  var MAX = %d, TYPES = %s, resent = new WeakSet();
+  function refused(file) {
+    return TYPES.indexOf('.' + file.name.toLowerCase().split('.').pop()) < 0 || file.size > MAX;
+  }
+  function inUpload(node) { return node instanceof Element && node.closest('#upload'); }
+  function sort(files) {
+    var kept = new DataTransfer(), out = [];
+    files.forEach(function (f) { if (refused(f)) out.push(f); else kept.items.add(f); });
+    check.trigger('refused', {files: out.map(function (f) { return {name: f.name, size: f.size}; })});
+    return {kept: kept, out: out};
+  }
+  document.addEventListener('change', function (event) {
+    var input = event.target;
+    if (!inUpload(input) || input.type !== 'file' || !input.files) return;
+    var chosen = sort(Array.from(input.files));
+    if (chosen.out.length) input.files = chosen.kept.files;  // before Gradio's own listener reads them
+  }, true);
+  document.addEventListener('drop', function (event) {
+    if (resent.has(event) || !inUpload(event.target) || !event.dataTransfer) return;
+    var chosen = sort(Array.from(event.dataTransfer.files || []));
+    if (!chosen.out.length) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();  // Gradio gets the same drop with the kept files only
+    var again = new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: chosen.kept});
+    resent.add(again);
+    event.target.dispatchEvent(again);
+  }, true);
+})();
+""" % (max_bytes, json.dumps([t.lower() for t in types]))
+
 
 CSS = """
 :root { --ink: #1f2433; --ink-soft: #4b5368; --line: #e3e6ef; --accent: #4f46e5; --accent-soft: #eef0ff;
