@@ -362,6 +362,9 @@ def opening(plan, shown: int, total: int, where: str, unsure: int = 0) -> str:
         return head + maybe + (f"; {first}\u2013{first + shown - 1}:" if shown < total else ":")
     if plan.kind == "compare":
         if shown > 1:
+            if total > shown and plan.restrict_to is not None:  # "how do they differ?" after a long list
+                return (f"Comparing the {shown} best of the last answer's {total:,} papers (name others to compare "
+                        f"them, as in \u201ccompare the 6th and the 9th\u201d):")
             if total > shown:  # "compare the theory papers": k of the 8
                 return f"Comparing {shown} of the {total} {plan.kinds_text()} papers (ask on a topic to narrow them):"
             return f"Comparing {shown} papers:"

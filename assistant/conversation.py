@@ -13,10 +13,14 @@ from dataclasses import dataclass, field, replace
 from .plan import DASH, is_compare, is_list, the_papers
 from .query_words import topic_runs
 
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-             "fifth": 5, "5th": 5, "sixth": 6, "seventh": 7, "eighth": 8}
-_ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|last)\s*(?:one|paper|result|source|work)?\b"
+_ORDINALS = {word: n for n, word in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split(), 1)}
+_ORDINAL_NUMBER = r"\d{1,3}(?:st|nd|rd|th)"  # "6th", "21st": a page holds up to 100 papers
+_ORDINAL = re.compile(r"\b(?:the\s+)?(" + "|".join(_ORDINALS) + r"|" + _ORDINAL_NUMBER + r"|last)\s*(?:one|paper|result|source|work)?\b"
                       r"|\[(\d+)\]|\b(?:paper|source|number|no\.?|#)\s*(\d+)\b", re.IGNORECASE)
+# "papers 6 and 9", "sources 2, 5 and 7": the numbers after a plural
+_NUMBERED = re.compile(r"\b(?:papers|sources|numbers|nos\.?)\s+(\d+(?:\s*(?:,|and|&|or)\s*\d+)+)\b", re.IGNORECASE)
 # Words that point at an earlier answer's papers, in every question that leans on one ("these papers", "the
 # ones", "each of them", "do they", "what did they"); ``_GROUP`` and ``_REFERS`` add their own.
 _POINTING = (r"\b(?:those|these)\s+(?:papers|ones|works|methods)\b|(?<!\bnot\s)(?<!\bexcept\s)(?<!\bexcluding\s)\b(?:only\s+)?the\s+ones\b"
@@ -109,8 +113,8 @@ _IN_GENERAL = re.compile(r"^\s*(?:(?:and|so|ok(?:ay)?|great|thanks|now),?\s+)*(?
                          r"(?:please\s+)?(?:describe|summari[sz]e|explain)|what(?:'s|\s+is)|details\s+(?:on|of|about))?\s*$",
                          re.IGNORECASE)
 # "the Lean one: what does it contain?", "the physics one": the paper of the set on that
-_THE_X_ONE = re.compile(r"\bthe\s+(?!(?:first|second|third|fourth|fifth|last|other|next|same|only|right|best|worst|new|old|"
-                        r"latest|earlier|later|previous)\b)(?P<about>[\w-]+(?:\s+[\w-]+)?)\s+one\b", re.IGNORECASE)
+_THE_X_ONE = re.compile(r"\bthe\s+(?!(?:" + "|".join(_ORDINALS) + "|" + _ORDINAL_NUMBER + r"|last|other|next|same|only|right|"
+                        r"best|worst|new|old|latest|earlier|later|previous)\b)(?P<about>[\w-]+(?:\s+[\w-]+)?)\s+one\b", re.IGNORECASE)
 # "what about the other ones?", "and the rest?", "and the other one?": the papers of the answer before the last that
 # it left out.
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:other|remaining)\s+(?:ones?|papers?|works?)\b|\bthe\s+others?\s*[?.!]*\s*$|\bthe\s+others\b|\bthe\s+rest\b"
@@ -390,10 +394,16 @@ class Conversation:
             if len(several) < 2 and len(last.citation_ids) == 1:  # "compare the first three" after one paper: the
                 numbered = self._latest_of_several(last)  # list before it
                 several = _numbers_named(question, len(numbered.citation_ids))
+            numbering = numbered.citation_ids
+            if len(several) < 2 and last.within and last.within[:len(last.citation_ids)] == last.citation_ids:
+                # the best k of a longer set ("how do they differ?" after 81 papers): its numbers go on into the set
+                wider = _numbers_named(question, len(last.within))
+                if len(wider) > 1:
+                    several, numbering = wider, last.within
             if len(several) > 1:  # "compare the first two", "[1] and [3]: how do they differ?"
-                remaining = _content(_ORDINAL.sub(" ", _SPAN.sub(" ", rest)))
+                remaining = _content(_ORDINAL.sub(" ", _SPAN.sub(" ", _NUMBERED.sub(" ", rest))))
                 which = "the last answer" if numbered is last else "an earlier answer"
-                return Resolved(remaining or numbered.query, [numbered.citation_ids[n - 1] for n in several], True,
+                return Resolved(remaining or numbered.query, [numbering[n - 1] for n in several], True,
                                 f"papers {', '.join(f'[{n}]' for n in several)} of {which}")
             ordinal = _ORDINAL.search(question)
             if ordinal:
@@ -554,8 +564,8 @@ def _numbers_named(question: str, count: int) -> list[int]:
         size = min(_COUNTS[span.group(2).lower()], count)
         return list(range(count - size + 1, count + 1)) if span.group(1).lower() == "last" else list(range(1, size + 1))
     named: list[int] = []
-    for match in _ORDINAL.finditer(question):
-        n = _ordinal_number(match, count)
+    numbers = [int(n) for match in _NUMBERED.finditer(question) for n in re.findall(r"\d+", match.group(1))]
+    for n in numbers + [_ordinal_number(match, count) for match in _ORDINAL.finditer(question)]:
         if 1 <= n <= count and n not in named:
             named.append(n)
     return named
@@ -565,7 +575,11 @@ def _ordinal_number(match: re.Match, count: int) -> int:
     """The citation number an ``_ORDINAL`` match names ("second" -> 2, "[3]" -> 3, "the last" -> ``count``); 0
     for none. It may exceed ``count``."""
     word = (match.group(1) or "").lower()
-    return count if word == "last" else _ORDINALS.get(word) or int(match.group(2) or match.group(3) or 0)
+    if word == "last":
+        return count
+    if word[:1].isdigit():  # "6th"
+        return int(word[:-2])
+    return _ORDINALS.get(word) or int(match.group(2) or match.group(3) or 0)
 
 
 # Words that pick some papers of a set ("which of them", "only the ones", "does either of them"); a question

@@ -418,6 +418,8 @@ def _within(plan: Plan, searcher: HybridSearcher, *, k: int, where) -> Selection
         if plan.exclude:
             return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids if pid not in holding])
         ids = holding
+    if plan.kind == "compare" and len(ids) > k:  # "how do they differ?" after 81 papers: the best k, a table to read
+        return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids[:k]], found=len(ids))
     if plan.kind == "compare" or plan.whole_set or not ids or not plan.query.strip() \
             or (plan.contributions and not _content_left(plan)):
         return Selection([PaperHit.from_store(pid, *records[pid]) for pid in ids])

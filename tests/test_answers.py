@@ -343,3 +343,15 @@ def test_one_paper_of_the_last_answer_asked_about_in_general_gets_its_row_of_quo
     assert set(COLUMNS) <= set(row)
     answer, none = rows[specific]
     assert none == [] and not answer.plan.in_general and "in_general" not in answer.plan.as_dict()
+
+
+def test_how_they_differ_after_a_long_list_compares_the_best_k_and_says_so(corpus):
+    conversation = corpus.conversation()
+    listed = corpus.ask("which papers use reinforcement learning?", conversation=conversation, k=3)
+    assert listed.total > 3, listed.answer[:300]
+    compared = corpus.ask("how do they differ?", conversation=conversation, k=3)
+    assert [c.id for c in compared.citations] == [c.id for c in listed.citations[:3]]
+    assert len(compared.comparison) == 3, compared.answer[:500]  # a table of the three
+    assert compared.answer.startswith(f"Comparing the 3 best of the last answer's {listed.total} papers"), compared.answer[:200]
+    chosen = corpus.ask("compare the 2nd and the 4th", conversation=conversation, k=3)
+    assert [c.id for c in chosen.citations] == [listed.citations[1].id, listed.citations[3].id], chosen.plan.line()

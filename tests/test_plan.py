@@ -1346,3 +1346,19 @@ def test_what_a_list_says_its_papers_use_on_the_topic_is_a_means(query, means):
     from assistant.plan import means_asked
 
     assert means_asked(query) == means
+
+
+def test_numbers_into_a_long_list_read_as_its_papers():
+    """A list of 30 papers: "the 6th", "the ninth", "papers 6 and 9" point into it as "[6]" does."""
+    conversation = Conversation()
+    ids = [f"p{n}" for n in range(1, 31)]
+    conversation.add(Turn("which papers reduce reasoning token usage?", "reasoning token usage", "...", ids,
+                          [f"Paper {n}: title" for n in range(1, 31)], "list"))
+    for asked, papers in (("compare the 6th and the 9th", ["p6", "p9"]), ("how do the sixth and ninth differ?", ["p6", "p9"]),
+                          ("compare papers 6 and 9", ["p6", "p9"]), ("compare sources 2, 12 and 21", ["p2", "p12", "p21"]),
+                          ("compare [6] and [19]", ["p6", "p19"]), ("how do the 21st and 30th compare?", ["p21", "p30"])):
+        several = conversation.resolve(asked)
+        assert several is not None and several.restrict_to == papers, (asked, several)
+        assert plan_of(asked, followup=several).kind == "compare", asked
+    assert conversation.resolve("tell me more about the twelfth one").restrict_to == ["p12"]
+    assert conversation.resolve("compare the 31st and the 6th").restrict_to != ["p31", "p6"]  # past the list
