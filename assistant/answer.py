@@ -392,7 +392,7 @@ def opening(plan, shown: int, total: int, where: str, unsure: int = 0) -> str:
 
 def abstention(store_size: int, filtered: bool = False) -> str:
     if filtered:
-        return (f"I found nothing about this in the abstracts that match the filters ({store_size} in the store "
+        return (f"I found nothing about this in the abstracts that match the filters ({store_size:,} in the store "
                 "in all), so I cite no paper. Try without the filters, or other words.")
-    return (f"I found nothing about this in the {store_size} abstracts in the store, so I cite no paper. "
+    return (f"I found nothing about this in the {store_size:,} abstracts in the store, so I cite no paper. "
             "Try other words, or add abstracts with `assistant ingest PATH`.")

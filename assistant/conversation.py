@@ -153,6 +153,11 @@ _DEFINITE = re.compile(r"\bthe\s+(?:main\s+|key\s+|proposed\s+|new\s+|headline\s
                        r"contributions?|limitations?|ideas?|architectures?|algorithms?|tasks?|experiments?|baselines?|"
                        r"metrics?|code|evaluations?|accuracy|speed-?ups?|improvements?|gains?|authors?)\b", re.IGNORECASE)
 _SINGLE = re.compile(r"\b(?:it|its|this paper|that paper|this one|that one|this work|that work)\b", re.IGNORECASE)
+# "in RL this year?", "what's new this week?": a demonstrative before the question's last word, which is no word for
+# an answer's papers, is that word's determiner, not a pointer to the last answer ("is that trained?" still points)
+_DETERMINER_PHRASE = re.compile(r"\b(?:this|that|these|those)\s+(?!(?:papers?|ones?|works?|methods?|approach(?:es)?|"
+                                r"models?|results?|stud(?:y|ies)|techniques?|frameworks?|ideas?|benchmarks?|datasets?)\b)"
+                                r"[a-z]+(?<!ed)\s*[?.!]*\s*$", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(?:they|them|their|it|its|this|that|these|those|more|else|also)\b", re.IGNORECASE)
 _FOLLOW_FRAME = re.compile(r"^\s*(?:and\s+|so\s+|ok(?:ay)?,?\s+)?(?:what|how)\s+about\s+|^\s*tell me more(?: about)?\s*"
                            r"|^\s*(?:which|what) of (?:those|these|them)\s*|\b(?:out\s+of|of|among|from) (?:those|these|them)\b",
@@ -468,7 +473,7 @@ class Conversation:
             # "what is the dataset called?" after an answer: its papers' dataset, not every dataset paper
             return Resolved(_content(question), list(last.citation_ids), True, the_papers(len(last.citation_ids)),
                             whole_set=True, definite=True)
-        if _PRONOUN.search(question) and len(_content(question).split()) <= 6:
+        if _PRONOUN.search(_DETERMINER_PHRASE.sub(" ", question)) and len(_content(question).split()) <= 6:
             query = f"{previous.query} {_content(rest)}".strip()
             return Resolved(query, None, True, f"read with the last question: {query}")
         return Resolved(question, None)

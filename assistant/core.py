@@ -167,6 +167,9 @@ class Assistant:
         contribution, the broadened plan (``plan.broadened``) and its papers instead, and when no paper of the last
         answer fits a follow-up, the best papers of the whole store on it (``plan.beyond_the_set``)."""
         selection = self.select(plan, k=k, where=where)
+        if selection.described_several:  # "what's hot in RL this year?" names no paper, and describes none clearly
+            plan = replace(plan, kind="topic", form=FORMS["topic"], source=f"{plan.source}, no one paper described")
+            selection = self.select(plan, k=k, where=where)
         wider = (broadened(plan) or beyond_the_set(plan)) if not selection.hits else None
         if wider is not None:
             found = self.select(wider, k=k, where=where)

@@ -36,6 +36,11 @@ def sentences(text: str) -> list[str]:
 # (docs/retrieval.md, "Evidence sentences").
 _OWN_CLAIM = re.compile(r"\b(?:we|our|this (?:paper|work)|here)\b", re.IGNORECASE)
 OWN_CLAIM_BONUS = 0.05
+# A list's quote says what each paper does, not the field's textbook opening ("Machine unlearning aims to remove
+# ..."), which is the sentence nearest the topic: on 20 list questions at 19,622 papers, 62 of 190 quotes were an
+# abstract's first sentence; with this penalty 46, and 90 instead of 77 state the paper's own work ("we propose").
+OPENING_PENALTY = 0.06
+OPENING_AFTER = 3  # sentences an abstract needs for its first to be read as its setting
 
 
 # A sentence that only says where the code or data is ("Anonymous repository: [this URL](...LEXam-anonymous)") is
@@ -122,12 +127,14 @@ def quotes(plan, hits, embedder, lexical) -> dict[str, str]:
     rest = [h for h in hits if h.id not in evidence]
     for topic in dict.fromkeys(h.topic for h in rest):
         texts = {h.id: h.text for h in rest if h.topic == topic}
-        found = best_sentences(topic or plan.query or plan.whole, texts, embedder, lexical)
+        found = best_sentences(topic or plan.query or plan.whole, texts, embedder, lexical,
+                               opening_penalty=OPENING_PENALTY if len(hits) > 1 else 0.0)  # one paper: asked of it
         evidence.update({pid: sentence for pid, (sentence, _score) in found.items()})
     return evidence
 
 
-def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict[str, tuple[str, float]]:
+def best_sentences(query: str, texts: dict[str, str], embedder, lexical,
+                   opening_penalty: float = 0.0) -> dict[str, tuple[str, float]]:
     """For each paper: (its sentence most relevant to the query, that sentence's relevance).
 
     Relevance is scored like papers are (dense + weighted lexical coverage), one batch of
@@ -137,6 +144,8 @@ def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict
     keyed = [(pid, s) for pid, text in texts.items() for s in sentences(text)]
     if not keyed:
         return {}
+    opening = {pid: found[0] for pid, text in texts.items()
+               if opening_penalty and len(found := sentences(text)) >= OPENING_AFTER}
     vectors = embedder.embed([query] + [s for _, s in keyed])
     dense = vectors[1:] @ vectors[0]
     coverage = lexical.coverage(query, {str(i): s for i, (_, s) in enumerate(keyed)})
@@ -146,6 +155,8 @@ def best_sentences(query: str, texts: dict[str, str], embedder, lexical) -> dict
         score = float(dense[i]) + LEXICAL_WEIGHT * coverage.get(str(i), 0.0)
         if _OWN_CLAIM.search(sentence):
             score += OWN_CLAIM_BONUS
+        if opening.get(pid) == sentence:  # an abstract's first sentence most often sets the scene
+            score -= opening_penalty
         if _AVAILABILITY.search(sentence):  # the link answers "where is the code?", and nothing else
             score += AVAILABILITY_PENALTY if links_asked else -AVAILABILITY_PENALTY
         if pid not in best or score > best[pid][1]:
