@@ -231,6 +231,69 @@ def test_chat_streams_an_answer_with_citations_and_sources(page, server):
     only_local_requests(page, server)
 
 
+# JS: where the latest question's bubble is in the chat log's scrolling box (px from the box's top and bottom edges:
+# both >= 0 when it is wholly in view), and whether its turn (question and answer) is taller than the box
+LATEST_QUESTION = """() => {
+    const turn = [...document.querySelectorAll('#chat-log .turn')].pop(), q = turn.querySelector('.q');
+    let box = turn.parentElement;
+    while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    const r = q.getBoundingClientRect(), b = box.getBoundingClientRect();
+    return {top: r.top - b.top, bottom: b.bottom - r.bottom, tall: turn.offsetHeight > box.clientHeight};
+}"""
+LIST_QUESTIONS = ["which papers use reinforcement learning?", "which papers are about reasoning?",  # 16, 20 papers
+                  "which papers are about multimodal models?", "which papers use benchmarks?"]  # 7, 20 papers
+
+
+@needs_browser
+def test_each_new_question_comes_into_view(page):
+    """The chat log scrolls to each new question and keeps it in view while its answer streams: at the top of the
+    box, as chat apps do (each answer here is longer than the box), not at the bottom of the long answer."""
+    page.evaluate(f"""() => {{  // after each streamed piece: was the latest question out of view?
+        window.__hidden = [];
+        const log = document.querySelector('#chat-log'), where = {LATEST_QUESTION};
+        new MutationObserver(() => {{
+            if (!log.querySelector('.turn')) return;
+            const at = where();
+            if (at.top < -1 || at.bottom < -1) window.__hidden.push(at);
+        }}).observe(log, {{childList: true, subtree: true, characterData: true}});
+    }}""")
+    for number, question in enumerate(LIST_QUESTIONS, 1):
+        ask(page, question)
+        at = page.evaluate(LATEST_QUESTION)
+        assert at["tall"], f"answer {number} is shorter than the chat box: ask a longer list"
+        assert at["top"] >= -1 and at["bottom"] >= -1, f"question {number} is out of view: {at}"
+        assert at["top"] < 40, f"question {number} is not at the top of the chat box: {at}"  # nor its answer's end
+        assert page.evaluate("window.__hidden") == [], f"question {number} went out of view while its answer streamed"
+    assert page.evaluate("window.scrollY") < 5, "the chat box scrolls, not the page"
+    shot(page, "scrolled-chat")
+
+
+@needs_browser
+def test_comparison_table_fits_the_chat_column(page):
+    """At a 1,280 px window the table comparing a list's best papers is readable: a narrow paper column (the full
+    title on hover) and text columns wide enough not to wrap one word per line (the table scrolls sideways)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    ask(page, "which papers are about test-time training?")  # some of its titles are long and have no short name
+    ask(page, "how do they differ?")
+    table = page.locator("#chat-log .turn").last.locator("table.comparison")
+    assert table.locator("tbody tr").count() >= 3
+    sizes = table.evaluate("""t => ({table: t.getBoundingClientRect().width,
+        paper: t.querySelector('thead th').getBoundingClientRect().width,
+        cells: [...t.querySelectorAll('tbody td')].map(td => td.getBoundingClientRect().width),
+        titles: [...t.querySelectorAll('tbody th')].map(th => [th.innerText.trim(), th.title])})""")
+    assert sizes["paper"] <= 0.3 * sizes["table"], sizes
+    assert min(sizes["cells"]) >= 140, sizes
+    for name, title in sizes["titles"]:  # the full title on hover
+        assert title and title.split(":")[0].strip().rstrip("…")[:20] in name, (name, title)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    table.evaluate("""t => {  // the table at the top of the chat box, for the screenshot
+        let box = t.closest('.turn').parentElement;
+        while (!/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+        box.scrollTop += t.getBoundingClientRect().top - box.getBoundingClientRect().top - 40;
+    }""")
+    shot(page, "comparison-1280")  # not "comparison": test_web_plan.py makes that one, for docs/comparison.png
+
+
 @needs_browser
 def test_example_question_and_errors_show_in_the_page(page, server):
     page.click("#examples-row button:has-text('tell me about PoLR')")

@@ -65,8 +65,9 @@ def build_app(assistant) -> gr.Blocks:
                                     for facet in FACETS]
                                 clear_filters = gr.Button("Clear", size="sm", scale=0, min_width=70,
                                                           elem_id="clear-filters")
+                        # not Gradio's autoscroll to the bottom: web_style.HEAD scrolls to each new question
                         chat_log = gr.HTML(render.chat_html([]), elem_id="chat-log", js_on_load=None,
-                                           autoscroll=True, min_height=430, max_height=430)
+                                           autoscroll=False, min_height=430, max_height=430)
                         with gr.Row(elem_id="ask-row"):
                             question = gr.Textbox(placeholder="Ask about the papers… e.g. which papers reduce "
                                                   "reasoning token usage?", show_label=False, lines=1, max_lines=4,

@@ -281,7 +281,8 @@ def turn_html(turn: Turn) -> str:
 
 
 def comparison_html(turn: int, rows: Sequence[dict], citations: Sequence[Any]) -> str:
-    """A comparison as a table: one row per paper, with its citation badge; every cell is quoted text."""
+    """A comparison as a table: one row per paper, with its citation badge and short name (the full title on
+    hover); every cell is quoted text."""
     by_n = {c.n: c for c in citations}
     head = "".join(f"<th>{HEADINGS[key]}</th>" for key in COLUMNS)
     body = []
@@ -292,7 +293,8 @@ def comparison_html(turn: int, rows: Sequence[dict], citations: Sequence[Any]) -
         name = esc(short_name(citation.title))
         cells = "".join(f'<td class="{"not-stated" if row[key] == NOT_STATED else ""}">{prose(row[key])}</td>'
                         for key in COLUMNS)
-        body.append(f'<tr><th scope="row">{cite_badge(turn, row["n"], citation)} {name}</th>{cells}</tr>')
+        body.append(f'<tr><th scope="row" title="{esc(citation.title)}"><span class="paper-name">'
+                    f'{cite_badge(turn, row["n"], citation)} {name}</span></th>{cells}</tr>')
     return (f'<div class="comparison-wrap"><table class="comparison"><thead><tr><th>Paper</th>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
 

@@ -1,5 +1,5 @@
-"""Look and behaviour of the browser chat: theme, CSS and two small scripts (citation clicks, the check
-of the files chosen for upload).
+"""Look and behaviour of the browser chat: theme, CSS and three small scripts (citation clicks, scrolling the
+chat to each new question, the check of the files chosen for upload).
 
 The theme uses only fonts Gradio serves itself, so the page makes no request to a font CDN.
 """
@@ -25,6 +25,7 @@ def theme():
 
 # Clicking a citation badge [n]: open its card (and the folded group holding it), scroll it into view
 # inside the sources panel and flash it. Delegated from the document, so it survives re-renders.
+# Then the chat log's scrolling to each new question, from one MutationObserver on the document.
 HEAD = """
 <script>
 (function () {
@@ -66,6 +67,27 @@ HEAD = """
     event.preventDefault();
     reveal((a.getAttribute('href') || '').replace(/^#/, ''));
   }, true);
+})();
+(function () {
+  /* Each new question comes into view: on every render of the chat log (Gradio rewrites its HTML for each
+     streamed piece), the box scrolls the latest turn's question to its top, as far as the answer below it
+     allows so far, until the reader scrolls the box themselves. */
+  var turnId = null, pinned = null;  /* the latest turn, and the scrollTop given to the box for it */
+  function follow() {
+    var turns = document.querySelectorAll('#chat-log .turn'), turn = turns[turns.length - 1];
+    if (!turn) { turnId = null; return; }
+    var box = turn.parentElement;
+    while (box && !/(auto|scroll)/.test(getComputedStyle(box).overflowY)) box = box.parentElement;
+    if (!box) return;
+    if (turn.id !== turnId) { turnId = turn.id; pinned = box.scrollTop; }  /* a new question: follow it */
+    if (pinned === null || Math.abs(box.scrollTop - pinned) > 2) { pinned = null; return; }  /* the reader scrolled */
+    box.scrollTop += turn.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+    pinned = box.scrollTop;
+  }
+  new MutationObserver(function (records) {
+    var log = document.getElementById('chat-log');
+    if (log && records.some(function (r) { return log.contains(r.target); })) follow();
+  }).observe(document.documentElement, {childList: true, subtree: true, characterData: true});
 })();
 </script>
 """
@@ -165,14 +187,23 @@ a.cite:hover { background: var(--accent); color: #fff !important; }
 .filter-hint { font-size: 0.85rem; }
 .plan-line { font-size: 0.78rem; color: #7a8194; margin: 0 0 4px; }
 .a .meta .more { color: var(--accent); }
+/* a comparison: a narrow paper column (a long name cut to 3 lines, the full title on hover) that stays put while
+   text columns wide enough to read scroll sideways in a narrow chat column. (#chat-log outranks Gradio's
+   .prose table rules.) */
 .comparison-wrap { overflow-x: auto; margin: 8px 0 2px; }
-table.comparison { border-collapse: collapse; font-size: 0.84rem; line-height: 1.45; width: 100%; }
-table.comparison th, table.comparison td { border: 1px solid var(--line); padding: 6px 8px; vertical-align: top;
-                                           text-align: left; }
-table.comparison thead th { background: #f4f5fa; font-weight: 600; color: var(--ink-soft); white-space: nowrap; }
-table.comparison tbody th { font-weight: 600; white-space: nowrap; }
-table.comparison td { font-family: var(--serif); color: #333a4d; min-width: 9em; }
-table.comparison td.not-stated { color: #9aa0ae; font-style: italic; }
+#chat-log table.comparison { border: 0; border-collapse: separate; border-spacing: 0; margin: 0; padding: 0;
+                             width: 100%; font-size: 0.84rem; line-height: 1.45; }
+#chat-log .comparison th, #chat-log .comparison td { border-style: solid; border-color: var(--line);
+                                                     border-width: 0 1px 1px 0; padding: 6px 8px; vertical-align: top;
+                                                     text-align: left; }
+#chat-log .comparison tr > :first-child { border-left-width: 1px; position: sticky; left: 0; z-index: 1;
+                                          width: 8em; min-width: 8em; }
+#chat-log .comparison thead th { border-top-width: 1px; background: #f4f5fa; font-weight: 600;
+                                 color: var(--ink-soft); white-space: nowrap; }
+#chat-log .comparison tbody th { font-weight: 600; background: #f8f9fc; overflow-wrap: anywhere; }
+.comparison .paper-name { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3; overflow: hidden; }
+#chat-log .comparison td { font-family: var(--serif); color: #333a4d; min-width: 12em; }
+#chat-log .comparison td.not-stated { color: #9aa0ae; font-style: italic; }
 #show-more { align-self: flex-start; }
 #ask-row { align-items: stretch; }
 #examples-row { gap: 6px; flex-wrap: wrap; }
