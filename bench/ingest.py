@@ -25,7 +25,11 @@ With ``--chroma-server`` our pipeline writes to a Chroma server started on loopb
 run (``chroma run --path TMP``, as in README's "Scaling out"), and the server's own peak RSS
 is printed beside the ingest process's: the vector index then lives in the server.
 
-Corpora are generated with bench/generate.py (seed 0) into --data if missing.
+Corpora are generated with bench/generate.py (seed 0) into --data if missing. With ``--real``, a size is instead
+a slice of the real conference (``../shared/corpus/iclr2026.jsonl.gz``): every Nth paper, N = 19,622 // size
+(2,000 gives every 9th line, 2,181 papers), or the whole of it for a size of 19,622 or more:
+
+    python bench/ingest.py --real --sizes 2000            # the real 2,000-paper slice, both contenders
 """
 
 from __future__ import annotations
@@ -141,9 +145,29 @@ def run_child(args: list[str]) -> dict:
     return result
 
 
-def corpus_for(size: int, data: Path) -> Path:
+REAL_CORPUS = ROOT.parent / "shared" / "corpus" / "iclr2026.jsonl.gz"
+
+
+def real_slice(size: int, data: Path) -> Path:
+    """Every Nth paper of the real conference as JSONL (the whole of it from 19,622 up)."""
+    import gzip
+
+    if not REAL_CORPUS.exists():
+        raise SystemExit(f"--real needs the conference export at {REAL_CORPUS}")
+    with gzip.open(REAL_CORPUS, "rt", encoding="utf-8") as src:
+        lines = src.readlines()
+    step = max(1, len(lines) // size)
+    path = data / f"real-{size}.jsonl"
+    data.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(lines[::step]), encoding="utf-8")
+    return path
+
+
+def corpus_for(size: int, data: Path, real: bool = False) -> Path:
     from bench.generate import write
 
+    if real:
+        return real_slice(size, data)
     path = data / f"{size}.jsonl"
     if not path.exists():
         write(size, "jsonl", path, seed=0)
@@ -173,6 +197,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="keep the store of our largest run (first backend) here, for bench/search.py "
                              "(with --chroma-server: the server's data too, in DIR/chroma-server)")
     parser.add_argument("--json", action="store_true", help="also print every result as one JSON line")
+    parser.add_argument("--real", action="store_true", help="slices of the real ICLR 2026 export instead of generated text")
     parser.add_argument("--worker", choices=("ours", "baseline"), help=argparse.SUPPRESS)
     parser.add_argument("--corpus", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--home", type=Path, help=argparse.SUPPRESS)
@@ -194,7 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"machine: {machine()}", flush=True)
     results: list[dict] = []
     for size in sorted(set(sizes) | set(baseline_sizes)):
-        corpus = corpus_for(size, args.data)
+        corpus = corpus_for(size, args.data, args.real)
         contenders = ([("ours", b) for b in backends] if size in sizes else []) + \
                      ([("baseline", None)] if size in baseline_sizes else [])
         for kind, backend in contenders:
@@ -224,8 +249,8 @@ def main(argv: list[str] | None = None) -> None:
                 else:
                     result = run_child(child)
             result.update(size=size, contender=label)
-            result["per_s"] = size / result["seconds"]
-            result["per_cpu_s"] = size / result["cpu"]
+            result["per_s"] = result["papers"] / result["seconds"]
+            result["per_cpu_s"] = result["papers"] / result["cpu"]
             results.append(result)
             print(f"  {label:<22} {size:>6,} abstracts  {result['seconds']:8.1f} s  {result['per_s']:7.1f}/s  "
                   f"cpu {result['cpu']:8.1f} s  peak RSS {result['peak_rss_mb']:7.0f} MB  chunks {result['chunks']:,}  "

@@ -113,7 +113,8 @@ def test_source_card_links_the_title_only_to_a_web_page(url, linked):
     assert "&lt;b&gt;bold&lt;/b&gt;" in card and "<b>bold</b>" not in card  # the title escaped, linked or not
     if linked:
         assert f'href="{url}" target="_blank" rel="noopener noreferrer"' in card
-    assert "90\\%" in card  # the stored text, escaped, not converted
+    # LaTeX shown as the text it writes (the stored abstract and the API's evidence keep it as written)
+    assert "90%" in card and "90\\%" not in card and "S²-Guidance" in card, card
 
 
 def test_source_card_shows_area_decision_and_tldr_escaped():
@@ -143,3 +144,11 @@ def test_a_gzipped_export_can_be_uploaded(make_assistant, tmp_path):
     assert "slides.pdf.gz" in report and "gzipped: .jsonl.gz" in report
     (paper,) = app.assistant.papers()
     assert paper.url == "https://openreview.net/forum?id=AbCdEfGh12" and paper.primary_area == "datasets and benchmarks"
+
+
+def test_answer_text_shows_quoted_latex_as_text_and_keeps_its_marks():
+    from ui.web_render import answer_html
+
+    shown = answer_html("- **S$^2$-Guidance: a title** [1]: \u201creducing token usage by up to 90\\%, in $O(\\sqrt{T})$\u201d")
+    assert "<strong>S²-Guidance: a title</strong>" in shown and "90%" in shown and "O(√T)" in shown, shown
+    assert "\\%" not in shown and "$" not in shown, shown

@@ -292,8 +292,10 @@ class WebApp:
         value = current if current in LLM_CHOICES else self.assistant.settings.llm
         problems = [f"{c}: {first_sentence(detail)}" for c, ok, _, detail in rows if not ok]
         auto = next(detail for c, _, _, detail in rows if c == "auto")  # what auto chose, and why: said here once
+        problems = [p for p in problems if p.split(": ", 1)[1] not in auto]  # a reason auto gives is said once
         return gr.update(choices=choices, value=value,
-                         info="; ".join([f"auto: {auto}", *problems]) if problems else "all backends available")
+                         info="; ".join([f"auto: {auto}", *problems]) if problems or auto != "quotes the abstracts"
+                         else "all backends available")
 
     # -- library -------------------------------------------------------------------------
     def warm(self) -> None:

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 
 from assistant.answer import short_name
 from assistant.comparison import COLUMNS, HEADINGS, NOT_STATED
+from assistant.latex import plain
 from assistant.schema import METHOD
 
 _INLINE = re.compile(r"`(?P<code>[^`\n]+)`|\*\*(?P<bold>[^\n]+?)\*\*|(?<![\w])_(?P<em>[^_\n]+)_(?![\w])|\[(?P<cite>\d{1,3})\]")
@@ -40,7 +41,7 @@ def inline(text: str, turn: int = 0, citations: Sequence[Any] = (), _depth: int 
     out: list[str] = []
     pos = 0
     for m in _INLINE.finditer(text):
-        out.append(esc(text[pos:m.start()]))
+        out.append(esc(plain(text[pos:m.start()])))  # quoted LaTeX read as text: "90\\%" as "90%"
         pos = m.end()
         if m.group("code") is not None:
             out.append(f"<code>{esc(m.group('code'))}</code>")
@@ -53,7 +54,7 @@ def inline(text: str, turn: int = 0, citations: Sequence[Any] = (), _depth: int 
         else:
             n = int(m.group("cite"))
             out.append(cite_badge(turn, n, by_n[n]) if n in by_n else esc(m.group(0)))
-    out.append(esc(text[pos:]))
+    out.append(esc(plain(text[pos:])))
     return "".join(out)
 
 
@@ -100,8 +101,13 @@ _BOLD = re.compile(r"\*\*([^*\n]{1,200}?)\*\*")
 
 
 def prose(text: str) -> str:
-    """Abstract text as safe HTML: escaped, ``**bold**`` kept as bold (abstracts often carry it)."""
-    return _BOLD.sub(r"<strong>\1</strong>", esc(text))
+    """Abstract text as safe HTML: its LaTeX as text (``latex.plain``: "O(\\sqrt{T})" as "O(√T)"), escaped,
+    ``**bold**`` kept as bold (abstracts often carry it). The stored abstract is not changed."""
+    out, pos = [], 0
+    for m in _BOLD.finditer(text):
+        out.append(esc(plain(text[pos:m.start()])) + f"<strong>{esc(plain(m.group(1)))}</strong>")
+        pos = m.end()
+    return "".join(out) + esc(plain(text[pos:]))
 
 
 def highlight(text: str, evidence: str) -> str:
@@ -167,8 +173,8 @@ def title_html(title: str, url: str | None) -> str:
     http(s) one; any other url (``javascript:``, a file path) leaves it plain text."""
     if url and _WEB_URL.fullmatch(url.strip()):
         return (f'<a class="src-link" href="{esc(url.strip())}" target="_blank" rel="noopener noreferrer">'
-                f'{esc(title)}</a>')
-    return esc(title)
+                f'{esc(plain(title))}</a>')
+    return esc(plain(title))
 
 
 def paper_html(citation: Any) -> str:
@@ -416,7 +422,7 @@ def ingest_html(report: dict | None, files: Sequence[str], rejected: Sequence[tu
 
 
 def header_html(papers: int, files: int) -> str:
-    stats = (f"{papers} paper{'s' if papers != 1 else ''} from {files} file{'s' if files != 1 else ''}"
+    stats = (f"{papers:,} paper{'s' if papers != 1 else ''} from {files:,} file{'s' if files != 1 else ''}"
              if papers else "the store is empty")
     return ('<div class="app-header"><div class="app-title">Research assistant</div>'
             f'<div class="app-sub">Answers cite the paper abstracts they come from · {esc(stats)} · '
