@@ -20,9 +20,7 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -32,9 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import free_port, status_mb, stop_group, wait_http  # noqa: E402
+from bench.procs import assistant_ui, status_mb  # noqa: E402
 
-ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
 LONE_EVERY = 0.5  # seconds between the lone client's searches
 QUERIES = ["speculative decoding", "reduce reasoning token usage", "test-time adaptation", "Lean theorem proving",
            "diffusion language models", "machine unlearning", "benchmarks for LLM agents", "graph neural networks",
@@ -109,37 +106,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=600, help="seconds the server may take to start")
     args = parser.parse_args(argv)
 
-    with tempfile.TemporaryDirectory(prefix="bench-load-") as scratch:
-        env = {**os.environ, "ASSISTANT_HOME": str(args.home), "ASSISTANT_LLM": "none", "HF_HUB_OFFLINE": "1",
-               "GRADIO_ANALYTICS_ENABLED": "False", "ANONYMIZED_TELEMETRY": "False"}
-        port = free_port()
-        log = open(Path(scratch) / "ui.log", "w+")
-        started = time.perf_counter()
-        proc = subprocess.Popen([str(ASSISTANT), "ui", "--no-ingest", "--port", str(port)], env=env, cwd=ROOT,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}/"
-            try:
-                wait_http(proc, url, log, args.timeout, "`assistant ui`")
-            except RuntimeError as exc:
-                raise SystemExit(str(exc)) from None
-            print(f"`assistant ui --no-ingest` on {args.home} answered HTTP after {time.perf_counter() - started:.1f} s; "
-                  f"server RSS {status_mb('VmRSS', proc.pid):.0f} MB")
-            call(url, "search", ["warm up", 10, "", 1])
-            call(url, "chat", ["which papers study warm up?", 10, "none", "", "", 1])
-            print(f"after one search and one answer: RSS {status_mb('VmRSS', proc.pid):.0f} MB")
-            for count in (int(c) for c in args.clients.split(",")):
-                times, lone, failed = clients(url, "chat", count, args.questions, lone=True)
-                print(f"{count} client(s) asking  /chat:   {figures(times)}")
-                print(f"   a lone /search meanwhile:  {figures(lone)}")
-                searched, _, failed_searches = clients(url, "search", count, args.questions, lone=False)
-                print(f"{count} client(s) calling /search: {figures(searched)}")
-                print(f"   failed calls: {failed + failed_searches}; server RSS now {status_mb('VmRSS', proc.pid):.0f} MB, "
-                      f"peak {status_mb('VmHWM', proc.pid):.0f} MB")
-        finally:
-            stop_group(proc)
-            log.close()
-
+    env = {**os.environ, "ASSISTANT_HOME": str(args.home), "ASSISTANT_LLM": "none", "HF_HUB_OFFLINE": "1",
+           "GRADIO_ANALYTICS_ENABLED": "False", "ANONYMIZED_TELEMETRY": "False"}
+    with assistant_ui(env, "--no-ingest", timeout=args.timeout) as (proc, url, ready):
+        print(f"`assistant ui --no-ingest` on {args.home} answered HTTP after {ready:.1f} s; "
+              f"server RSS {status_mb('VmRSS', proc.pid):.0f} MB")
+        call(url, "search", ["warm up", 10, "", 1])
+        call(url, "chat", ["which papers study warm up?", 10, "none", "", "", 1])
+        print(f"after one search and one answer: RSS {status_mb('VmRSS', proc.pid):.0f} MB")
+        for count in (int(c) for c in args.clients.split(",")):
+            times, lone, failed = clients(url, "chat", count, args.questions, lone=True)
+            print(f"{count} client(s) asking  /chat:   {figures(times)}")
+            print(f"   a lone /search meanwhile:  {figures(lone)}")
+            searched, _, failed_searches = clients(url, "search", count, args.questions, lone=False)
+            print(f"{count} client(s) calling /search: {figures(searched)}")
+            print(f"   failed calls: {failed + failed_searches}; server RSS now {status_mb('VmRSS', proc.pid):.0f} MB, "
+                  f"peak {status_mb('VmHWM', proc.pid):.0f} MB")
 
 if __name__ == "__main__":
     main()

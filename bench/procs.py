@@ -1,4 +1,4 @@
-"""Processes the benchmarks start and measure: a Chroma server on loopback, a process group's stop."""
+"""Processes the benchmarks start and measure: `assistant ui` and a Chroma server on loopback, a process group's stop."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -121,6 +122,29 @@ def wait_http(proc: subprocess.Popen, url: str, log: IO[str], timeout: float, na
         if time.monotonic() - started > timeout:
             raise RuntimeError(f"{name} did not answer on {url} within {timeout:.0f}s (log: {log.name})")
         time.sleep(0.2)
+
+
+ASSISTANT = Path(__file__).resolve().parent.parent / ".venv" / "bin" / "assistant"
+
+
+@contextmanager
+def assistant_ui(env: dict, *flags: str, timeout: float = 600) -> Iterator[tuple[subprocess.Popen, str, float]]:
+    """``assistant ui FLAGS`` on a free loopback port in a session of its own: yields (the process, its URL, the
+    seconds until it answered HTTP) and stops it afterwards. SystemExit with its log's tail when it does not start."""
+    port = free_port()
+    with tempfile.NamedTemporaryFile("w+", prefix="assistant-ui-", suffix=".log") as log:
+        started = time.perf_counter()
+        proc = subprocess.Popen([str(ASSISTANT), "ui", *flags, "--port", str(port)], env=env, cwd=ASSISTANT.parents[2],
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}/"
+            try:
+                wait_http(proc, url, log, timeout, "`assistant ui`")
+            except RuntimeError as exc:
+                raise SystemExit(str(exc)) from None
+            yield proc, url, time.perf_counter() - started
+        finally:
+            stop_group(proc)
 
 
 @contextmanager
