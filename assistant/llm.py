@@ -81,20 +81,41 @@ def until(stop: threading.Event, work: Callable[[], Iterator[T]]) -> Iterator[T]
 
 
 class Stoppable:
-    """``backend``, whose calls raise ``Stopped`` as soon as ``stop`` is set (``until``), for one answer."""
+    """``backend``, whose calls raise ``Stopped`` as soon as ``stop`` is set, for one answer.
+
+    A call to a server (Ollama) waits in a thread of its own (``until``), so a slow first token cannot hold the
+    answer. The in-process model is asked in the caller's thread and stopped between its tokens: run in another
+    thread, a Ctrl-C in the terminal chat was lost while it loaded (``ui.interrupts`` handles the main thread's)."""
 
     def __init__(self, backend: Backend, stop: threading.Event) -> None:
         self.backend, self.stop = backend, stop
         self.name = backend.name
+        self.in_process = isinstance(backend, LocalBackend)
 
     def __getattr__(self, attribute: str):  # what else callers read of the backend (its model file's path)
         return getattr(self.backend, attribute)
 
     def complete_json(self, messages: list[Message], schema: dict, max_tokens: int) -> str:
+        if self.in_process:
+            if self.stop.is_set():
+                raise Stopped()
+            return self.backend.complete_json(messages, schema, max_tokens)
         return "".join(until(self.stop, lambda: iter((self.backend.complete_json(messages, schema, max_tokens),))))
 
     def stream(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
+        if self.in_process:
+            return self._between_tokens(messages, max_tokens)
         return until(self.stop, lambda: self.backend.stream(messages, max_tokens))
+
+    def _between_tokens(self, messages: list[Message], max_tokens: int) -> Iterator[str]:
+        pieces = self.backend.stream(messages, max_tokens)
+        try:
+            for piece in pieces:
+                if self.stop.is_set():
+                    raise Stopped()
+                yield piece
+        finally:
+            pieces.close()  # frees the model for the next answer now, not when this is collected
 
 
 def packaged_gguf() -> Path | None:
