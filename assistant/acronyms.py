@@ -58,7 +58,7 @@ def readings(query: str, defined: dict[str, str]) -> list[str]:
     uses abbreviated: 'RL for LLMs' -> ['RL for LLMs', 'reinforcement learning for LLMs', ...]; at most
     ``MOST_READINGS``."""
     found = [query]
-    said = set(re.findall(r"[a-z0-9]+", query.lower()))
+    said = set(_words(query.lower()))
     said |= {w[:-1] for w in said if w.endswith("s")}
     for acronym, expansion in defined.items():
         # a store defines thousands: only those whose acronym or first word the query has are tried
@@ -74,8 +74,11 @@ def readings(query: str, defined: dict[str, str]) -> list[str]:
     return found
 
 
+_words = re.compile(r"[a-z0-9]+").findall  # lower-case words, for telling which acronyms a query may use
+
+
 def _first_word(text: str) -> str:
-    words = re.findall(r"[a-z0-9]+", text.lower())
+    words = _words(text.lower())
     return words[0] if words else ""
 
 

@@ -569,7 +569,8 @@ def _numbers_named(question: str, count: int) -> list[int]:
         size = min(_COUNTS[span.group(2).lower()], count)
         return list(range(count - size + 1, count + 1)) if span.group(1).lower() == "last" else list(range(1, size + 1))
     named: list[int] = []
-    numbers = [int(n) for match in _NUMBERED.finditer(question) for n in re.findall(r"\d+", match.group(1))]
+    numbers = [int(n) for match in _NUMBERED.finditer(question)
+               for n in "".join(c if c.isdigit() else " " for c in match.group(1)).split()]
     for n in numbers + [_ordinal_number(match, count) for match in _ORDINAL.finditer(question)]:
         if 1 <= n <= count and n not in named:
             named.append(n)
