@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Callable, Iterator
 from .errors import LLMError
 from .llm import Stoppable, Stopped
 from .evidence import supported
-from .plan import the_papers, without_contribution_words
+from .plan import the_papers
+from .reading.contributions_asked import without_contribution_words
 from .results import PAPER_FIELDS, PaperFields, PaperHit
 from .search import naming_words
 

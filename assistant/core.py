@@ -10,10 +10,12 @@ from typing import Any, Iterable
 
 from .embedding import Embedder
 from .errors import AssistantError, InputError, StoreError
-from .conversation import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
+from .reading.references import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
 from .llm import Stoppable
-from .plan import FORMS, Plan, asked, beyond_the_set, broadened, is_compare, make_plan, read_for_answering, unanchored
+from .plan import FORMS, Plan, beyond_the_set, broadened, make_plan, read_for_answering, unanchored
+from .reading.question_text import asked
+from .reading.question_forms import is_compare
 from .results import PaperHit
 from .settings import SETTINGS_PAGE, Settings, bundled_corpus
 from .store import IndexSpec, Store, write_lock
@@ -218,7 +220,7 @@ class Assistant:
         by the model into a standalone question, if the rules accept the rewrite; with ``propose`` (answers,
         not searches) the model may propose the plan of any other question (``plan_proposal``). Once
         ``stop`` is set (Stop, a deadline), the model's reading is given up for the rules' own."""
-        from .search import focus, topics
+        from .reading.query_focus import focus, topics
 
         # misspelt words read as the papers spell them first: "how is DeepEyes diffrent from RAPID?" compares
         question = asked(self.searcher.lexical.respelled(self._check_question(question, name)))
@@ -316,7 +318,7 @@ class Assistant:
         """'How does it compare to TTM?' after an answer: the paper it is set against, by a name too short for the
         speller ('TTM', 'ECA') or a description ('the PRM calibration paper'), found as a comparison finds each
         of its papers (``selection.compared_paper``), and added to the plan's papers."""
-        from .plan import REFERENCES
+        from .reading.question_text import REFERENCES
         from .selection import compared_paper
 
         said = plan.compared

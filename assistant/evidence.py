@@ -7,7 +7,8 @@ import re
 from ingest.efficiency import saving_sentence
 from ingest.training_free import stating_sentence
 
-from .search import LEXICAL_WEIGHT, focus
+from .search import LEXICAL_WEIGHT
+from .reading.query_focus import focus
 from .spelling import title_name
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "Sec.", "approx.", "resp.")

@@ -22,12 +22,12 @@ def cpu_threads() -> int:
 class OnnxEncoder:
     """Tokenise, run the transformer on ONNX Runtime, pool and normalise, as sentence-transformers does."""
 
-    def __init__(self, onnx_file: Path, model_path: Path, max_tokens: int, pooling: str) -> None:
+    def __init__(self, onnx_file: Path, model_path: Path, max_tokens: int, pooling: str, threads: int | None = None) -> None:
         import onnxruntime as ort
         from tokenizers import Tokenizer
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = cpu_threads()
+        options.intra_op_num_threads = threads or cpu_threads()
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3

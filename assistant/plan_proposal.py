@@ -23,8 +23,11 @@ from __future__ import annotations
 import json
 
 from .evidence import drawn_from, share_kept
-from .plan import (FORMS, KINDS, Plan, asks_for_a_kind, asks_mainly, compared_names, contributions_asked,
-                   data_use_asked, examples, method_form_asked)
+from .plan import FORMS, KINDS, Plan
+from .reading.contributions_asked import (asks_for_a_kind, asks_mainly, contributions_asked, data_use_asked,
+                                          method_form_asked)
+from .reading.question_forms import compared_names
+from .reading.examples import examples
 from .schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
 
 PROPOSED_KINDS = tuple(k for k in KINDS if k != "followup")  # follow-ups are resolved by the conversation's rules

@@ -25,10 +25,12 @@ from . import schema
 from .schema import BENCHMARK, METHOD
 from .filters import Filter
 from .kind_set_aside import drop_of_the_kind
-from .plan import Plan, without_contribution_words
+from .plan import Plan
+from .reading.contributions_asked import without_contribution_words
 from .results import PaperHit
 from .acronyms import definitions, readings
-from .search import LIST_DECISION, LIST_GATE, NAMED_GATE, Gate, HybridSearcher, focus, holds, naming_words, squashed
+from .search import LIST_DECISION, LIST_GATE, NAMED_GATE, Gate, HybridSearcher, holds, naming_words, squashed
+from .reading.query_focus import focus
 from .query_words import GENERAL_HEADS, topic_runs
 from .store import Store
 from .savings_asked import ANY

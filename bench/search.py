@@ -106,7 +106,8 @@ def instrument(assistant, clock: Clock, detail: dict | None = None) -> None:
 
 
 def dense_search(assistant, query: str, k: int):
-    from assistant.search import CANDIDATE_CHUNKS, focus
+    from assistant.search import CANDIDATE_CHUNKS
+    from assistant.reading.query_focus import focus
 
     searcher = assistant.searcher
     vector = searcher.embedder.embed_query(focus(query))
@@ -118,7 +119,7 @@ def dense_search(assistant, query: str, k: int):
 
 
 def bm25_search(assistant, query: str, k: int):
-    from assistant.search import focus
+    from assistant.reading.query_focus import focus
 
     searcher = assistant.searcher
     hits = searcher.lexical.search(focus(query), k)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from assistant import Assistant, Settings
 from assistant.batch import read_eval_set
-from assistant.search import LIST_GATE, Gate, focus
+from assistant.search import LIST_GATE, Gate
+from assistant.reading.query_focus import focus
 
 FLOORS = [x / 100 for x in range(40, 66, 2)]
 RATIOS = [x / 100 for x in range(50, 96, 5)]

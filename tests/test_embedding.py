@@ -202,3 +202,23 @@ def test_a_query_goes_before_long_work_waiting_for_the_encoder():
     slow.join(10)
     query.join(10)
     assert order == ["query", "slice"]
+
+
+def test_a_query_does_not_wait_for_long_work_holding_the_encoder(onnx_embedder):
+    """A query (``FEW`` texts or fewer) has a session of its own: it is encoded while an answer's or an ingest's
+    slice holds the shared one, and its vector is the one the shared session gives."""
+    import threading
+
+    alone = onnx_embedder.embed(TEXTS[:1])
+    done = threading.Event()
+    got = []
+
+    def query() -> None:
+        got.append(onnx_embedder.embed(TEXTS[:1]))
+        done.set()
+
+    with onnx_embedder._encode_lock.hold(first=False):  # the shared session busy with a slice, as long as it takes
+        threading.Thread(target=query, daemon=True).start()
+        assert done.wait(60), "the query waited for the long work"
+    assert np.allclose(got[0], alone, atol=1e-5)
+    assert np.allclose(onnx_embedder.embed(TEXTS * 3)[:1], alone, atol=1e-5)  # the shared session's vector

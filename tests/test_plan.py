@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from assistant.conversation import AskedKinds, Conversation, Turn
-from assistant.plan import compared_names, contributions_asked, make_plan
-from assistant.search import focus, topics
+from assistant.reading.question_forms import compared_names
+from assistant.reading.contributions_asked import contributions_asked
+from assistant.plan import make_plan
+from assistant.reading.query_focus import focus, topics
 
 
 def plan_of(question: str, named: list[str] | None = None, followup=None):
@@ -181,7 +183,7 @@ def test_a_named_paper_is_a_named_question_unless_it_asks_for_a_list():
      "I'm looking for analysis papers about how models behave"),  # "qualify" asks nothing of its own
 ])
 def test_what_the_asker_says_before_a_kind_question_is_not_searched(message, question):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked(message) == question and plan_of(asked(message)).kind == "contribution"
 
@@ -222,7 +224,7 @@ def test_what_a_question_excludes_is_not_asked_for():
 def test_method_papers_said_of_the_papers_ask_for_the_kind_and_an_aside_in_parentheses_is_not_searched():
     """"method papers" names the kind the papers are ("a new benchmark" after it is their topic, not a kind), on the
     topic the rest names; what parentheses set aside ("(not benchmark)") is neither searched nor asked."""
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked("Any method (not benchmark) submissions on formal theorem proving?") == \
         "Any method submissions on formal theorem proving?"
@@ -412,7 +414,7 @@ def test_superlatives_which_ones_and_the_others_lean_on_the_answers():
     ("looking for analysis-style papers that mainly investigate how LLMs behave", False),
 ])
 def test_a_kind_on_a_topic_is_told_from_a_kind_qualified(question, topic):
-    from assistant.plan import names_a_topic
+    from assistant.reading.contributions_asked import names_a_topic
 
     assert names_a_topic(question) is topic
 
@@ -462,7 +464,7 @@ def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
 
 
 def test_a_kind_said_in_a_label_or_with_examples_between_dashes_is_asked_for():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     system = plan_of(asked("System contributions only: every paper that builds a simulator of cells"))
     assert system.kind == "contribution" and system.contributions == ["system/tool"] and system.query == "simulator cells"
@@ -494,7 +496,7 @@ def test_a_kind_a_question_sets_aside_or_leaves_open_is_not_asked_for():
 
 def test_the_plan_knows_every_kind_of_contribution_the_labeller_gives():
     from assistant.filters import CONTRIBUTIONS
-    from assistant.plan import CONTRIBUTION_WORDS
+    from assistant.reading.contribution_words import CONTRIBUTION_WORDS
 
     # every label but "method", which nearly every paper has and no question asks for as a kind of paper
     assert set(CONTRIBUTION_WORDS) == set(CONTRIBUTIONS) - {"method"}
@@ -534,7 +536,7 @@ def test_what_a_question_sets_aside_is_not_searched_for(question, searched):
     ("papers on learning from feedback (RLHF)", []),
 ])
 def test_the_examples_a_question_gives(question, found):
-    from assistant.plan import examples
+    from assistant.reading.examples import examples
 
     assert examples(question) == found
 
@@ -603,7 +605,7 @@ def test_the_examples_a_question_gives(question, found):
      "are there papers on audio or speech language models?"),
 ])
 def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(message, question):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked(message) == question
     assert plan_of(asked(message)).kind == "list"
@@ -611,14 +613,14 @@ def test_what_the_asker_says_of_their_work_before_the_question_is_not_searched(m
 
 @pytest.mark.parametrize("message", ["diff?", "ok and the differences?", "compare?", "what's the diff"])
 def test_a_comparison_asked_in_a_word_is_asked_of_the_last_answer(message):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
     from assistant.typos import written_out
 
     assert asked(written_out(message)) == "how do they differ?"
 
 
 def test_a_word_of_comparison_inside_a_question_is_no_comparison_in_a_word():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked("papers on different languages?") == "papers on different languages?"
 
@@ -636,7 +638,7 @@ def test_a_word_of_comparison_inside_a_question_is_no_comparison_in_a_word():
     ("RL fine-tuning that cares about pass@k and not just pass@1", ""),  # asks for more than pass@1
 ])
 def test_the_topic_a_list_leaves_out(question, topic):
-    from assistant.plan import left_out_topic
+    from assistant.reading.examples import left_out_topic
 
     assert left_out_topic(question) == topic
 
@@ -797,7 +799,7 @@ def test_architectures_as_a_topic_ask_for_no_form(question):
     ("Which papers offer a pipeline for churning out training data?", ["benchmark/dataset"], False),
 ])
 def test_how_a_question_asks_for_a_kind(question, kinds, mainly):
-    from assistant.plan import asks_mainly
+    from assistant.reading.contributions_asked import asks_mainly
 
     assert contributions_asked(question) == kinds
     assert asks_mainly(question) is mainly
@@ -944,7 +946,7 @@ def test_words_that_ask_or_wave_at_a_kind_of_thing_are_no_topic():
 
 def test_a_question_pointing_at_what_it_names_itself_leans_on_no_answer():
     """"picking among them" points at the reasoning paths the question names; "which of them" at nothing before."""
-    from assistant.conversation import leans_on_an_answer, points_inside
+    from assistant.reading.references import leans_on_an_answer, points_inside
 
     question = "anything for sampling many reasoning paths and then picking among them?"
     assert leans_on_an_answer(question) and points_inside(question)
@@ -959,7 +961,7 @@ def test_a_question_pointing_at_what_it_names_itself_leans_on_no_answer():
     ("which of them use RL?", "which of them use RL?"),  # leans on an answer: there is none to read it with
 ])
 def test_these_papers_asked_first_are_the_stores(asked_first, read):
-    from assistant.conversation import of_the_store
+    from assistant.reading.references import of_the_store
 
     assert of_the_store(asked_first) == read
 
@@ -1012,7 +1014,7 @@ def test_what_names_the_store_or_a_list_of_papers_is_no_topic_nor_kind():
 
 
 def test_a_list_the_asker_compiles_is_a_list_question():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked("I'm compiling a list of papers that apply RL to multimodal models.") == \
         "papers that apply RL to multimodal models."
@@ -1024,7 +1026,7 @@ def test_papers_named_each_doing_something_are_compared():
 
 
 def test_a_statement_of_what_the_asker_writes_about_and_whats_out_there_is_a_list():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     message = "I'm writing about making models think faster: shorter chains of thought. What's out there?"
     assert asked(message) == "I'm writing about making models think faster: shorter chains of thought"
@@ -1035,7 +1037,7 @@ def test_a_statement_of_what_the_asker_writes_about_and_whats_out_there_is_a_lis
 
 
 def test_a_contrast_inside_an_example_is_searched_with_it():
-    from assistant.plan import without_contrasts
+    from assistant.reading.examples import without_contrasts
 
     assert without_contrasts("pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k") == \
         "pass@k in RL-trained LLMs, like RLVR boosting pass@1 but not pass@k"
@@ -1052,13 +1054,13 @@ def test_a_contrast_inside_an_example_is_searched_with_it():
     ("proof simplification for Lean", "topic"),  # a search, as before
 ])
 def test_casual_ways_of_asking_for_papers(question, kind):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert plan_of(asked(question)).kind == kind
 
 
 def test_what_the_asker_says_before_and_inside_the_question_is_not_its_topic():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked("so I keep seeing GRPO everywhere. which papers tweak the RL training?") == \
         "which papers tweak the RL training?"
@@ -1067,8 +1069,8 @@ def test_what_the_asker_says_before_and_inside_the_question_is_not_its_topic():
 
 
 def test_examples_after_the_question_and_a_comparison_asked_first():
-    from assistant.conversation import points_inside
-    from assistant.plan import asked
+    from assistant.reading.references import points_inside
+    from assistant.reading.question_text import asked
 
     assert asked("which papers use ML for science? like physics, biology, that kind of thing") == \
         "which papers use ML for science, e.g. physics, biology?"
@@ -1088,7 +1090,7 @@ def test_examples_after_the_question_and_a_comparison_asked_first():
     ("theoretical analyses of attention (with proofs or bounds)", []),
 ])
 def test_the_examples_a_question_on_a_kind_gives_of_its_topic(question, found):
-    from assistant.plan import topic_examples
+    from assistant.reading.examples import topic_examples
 
     assert topic_examples(question) == found
 
@@ -1119,7 +1121,7 @@ def test_a_clause_after_a_comma_that_says_not_is_set_aside_unless_it_asks_for_mo
     ("how does it work", False),
 ])
 def test_a_fragment_that_asks_for_all_is_a_list(question, listed):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert (plan_of(asked(question)).kind == "list") is listed
 
@@ -1132,7 +1134,7 @@ def test_a_fragment_that_asks_for_all_is_a_list(question, listed):
     ("proof simplification for Lean", "topic"),
 ])
 def test_a_kind_as_the_head_of_a_fragment_asks_for_that_kind(question, kind):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     plan = plan_of(asked(question))
     assert plan.kind == kind
@@ -1147,7 +1149,7 @@ def test_a_kind_as_the_head_of_a_fragment_asks_for_that_kind(question, kind):
     ("hi", "hi"),  # a greeting alone is small talk, not a question with nothing in it
 ])
 def test_a_greeting_before_the_question_is_not_searched(typed, read):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked(typed) == read
 
@@ -1158,7 +1160,7 @@ def test_a_greeting_before_the_question_is_not_searched(typed, read):
     ("I have been reading about test-time training. Anything here?", "test-time training"),
 ])
 def test_what_the_asker_keeps_hearing_about_is_the_topic(message, query):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     plan = plan_of(asked(message))
     assert plan.kind == "list" and plan.query == query
@@ -1169,7 +1171,7 @@ def test_what_the_asker_keeps_hearing_about_is_the_topic(message, query):
     ("I am looking for world models for robots; exclude papers that only generate videos.", "world models for robots"),
 ])
 def test_what_a_sentence_of_its_own_excludes_is_not_searched(message, query):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     plan = plan_of(asked(message))
     assert plan.kind == "list" and plan.query == query and plan.topics == [query]
@@ -1180,7 +1182,7 @@ def test_what_a_sentence_of_its_own_excludes_is_not_searched(message, query):
     ("papers on Lean, show me all of them", "papers on Lean?"),
 ])
 def test_the_request_said_again_after_a_comma_is_not_searched(message, question):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert asked(message) == question
 
@@ -1191,7 +1193,7 @@ def test_the_request_said_again_after_a_comma_is_not_searched(message, question)
     ("sfpo - what does it do", "named"),  # a question about a paper, not a list
 ])
 def test_a_question_after_a_dash_typed_without_its_question_mark(message, kind):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert plan_of(asked(message), named=["SFPO"] if "sfpo" in message else None).kind == kind
 
@@ -1209,7 +1211,7 @@ def test_a_question_after_a_dash_typed_without_its_question_mark(message, kind):
     ("anything on math proofs checked by lean", "list", None, ""),
 ])
 def test_lead_ins_layouts_and_exclusions_said_around_a_list(question, kind, query, without):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     plan = plan_of(asked(question))
     assert plan.kind == kind
@@ -1218,7 +1220,7 @@ def test_lead_ins_layouts_and_exclusions_said_around_a_list(question, kind, quer
 
 
 def test_a_name_said_before_the_question_is_what_it_asks_about():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     assert "ZeroSiam" in asked("My labmate mentioned ZeroSiam. What problem it solves?")
     assert asked("I keep seeing GRPO everywhere. Which papers fix the GRPO training so it works better?") \
@@ -1235,7 +1237,7 @@ def test_a_name_said_before_the_question_is_what_it_asks_about():
      "specific domain like law medicine biology", ""),
 ])
 def test_methods_set_against_another_kind_ask_for_the_method_papers_on_the_topic(question, query, examples_of):
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     plan = plan_of(asked(question))
     assert (plan.kind, plan.contributions, plan.mainly) == ("contribution", ["method"], True)
@@ -1244,7 +1246,7 @@ def test_methods_set_against_another_kind_ask_for_the_method_papers_on_the_topic
 
 
 def test_an_other_kind_set_aside_before_a_topic_leaves_the_topic_searched():
-    from assistant.plan import asked
+    from assistant.reading.question_text import asked
 
     plan = plan_of(asked("Which papers are empirical studies rather than new benchmarks for agents?"))
     assert (plan.kind, plan.contributions) == ("contribution", ["empirical study/analysis"])
@@ -1328,7 +1330,7 @@ def test_x_vs_y_in_the_topic_of_a_which_papers_question_is_no_comparison():
 ])
 def test_a_question_asking_for_a_cost_cut_says_which(question, saves, topic):
     from assistant.savings_asked import savings_asked, without_savings_words
-    from assistant.search import focus
+    from assistant.reading.query_focus import focus
 
     assert savings_asked(question) == saves
     if topic is not None:
@@ -1343,7 +1345,7 @@ def test_a_question_asking_for_a_cost_cut_says_which(question, saves, topic):
     ("use of RL in robotics", []),  # "use of": the topic is the use
 ])
 def test_what_a_list_says_its_papers_use_on_the_topic_is_a_means(query, means):
-    from assistant.plan import means_asked
+    from assistant.reading.examples import means_asked
 
     assert means_asked(query) == means
 

@@ -192,7 +192,7 @@ def test_several_topics_each_get_their_papers(corpus):
     ("What are the trade-offs between accuracy, latency and memory in LLM serving?", None),  # a clause, not a list
 ])
 def test_topic_splitting(query, parts):
-    from assistant.search import topics
+    from assistant.reading.query_focus import topics
 
     assert topics(query) == (parts or [query])
 
