@@ -109,15 +109,11 @@ class Embedder:
 
     @cached_property
     def _onnx_queries(self):
-        """A second session of the same model for queries (``FEW`` texts or fewer), so that a search never waits for a
-        slice of an answer's or an ingest's longer work: waiting for the shared session's turn was the largest part
-        of a lone search under load (0.13 of 0.37 s on average, beside two list answers at 19,622 papers). One
-        thread: a query is one short text, and the other core is the longer work's. Its own tokenizer too, which
-        two threads cannot share."""
-        from .onnx_runtime import OnnxEncoder
-
-        self._onnx  # the checks and the export, once
-        return OnnxEncoder(self.model_file(), self.path, self.max_tokens, self._pooling, threads=1)
+        """The encoder of queries (``FEW`` texts or fewer): the same session, with a tokenizer of its own, so that a
+        search never waits for a slice of an answer's or an ingest's longer work. Waiting for the shared encoder's
+        turn was the largest part of a lone search under load (0.13 of 0.37 s on average, beside two list answers
+        at 19,622 papers)."""
+        return self._onnx.sharing_the_session(self.path, self.max_tokens)
 
     @property
     def export_folder(self) -> Path:

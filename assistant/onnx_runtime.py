@@ -22,12 +22,27 @@ def cpu_threads() -> int:
 class OnnxEncoder:
     """Tokenise, run the transformer on ONNX Runtime, pool and normalise, as sentence-transformers does."""
 
-    def __init__(self, onnx_file: Path, model_path: Path, max_tokens: int, pooling: str, threads: int | None = None) -> None:
-        import onnxruntime as ort
+    def __init__(self, onnx_file: Path, model_path: Path, max_tokens: int, pooling: str, session=None) -> None:
         from tokenizers import Tokenizer
 
+        self.session = session or self._session(onnx_file)
+        self.inputs = {i.name for i in self.session.get_inputs()}
+        self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=max_tokens)
+        self.tokenizer.no_padding()
+        self.pooling = pooling
+
+    def sharing_the_session(self, model_path: Path, max_tokens: int) -> "OnnxEncoder":
+        """An encoder with a tokenizer of its own (two threads cannot share one) and this one's session, which ONNX
+        Runtime lets several threads run at once: a second session held the weights twice (+65 MB, measured)."""
+        return OnnxEncoder(Path(), model_path, max_tokens, self.pooling, session=self.session)
+
+    @staticmethod
+    def _session(onnx_file: Path):
+        import onnxruntime as ort
+
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or cpu_threads()
+        options.intra_op_num_threads = cpu_threads()
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
@@ -35,12 +50,7 @@ class OnnxEncoder:
         # the ingest's Chroma writer thread needs a core, spinning burned ~30% of the encoder's CPU
         # time for nothing (bench: 1,500 chunks, 12.7 s CPU spinning vs 8.9 s not, same vectors).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
-        self.inputs = {i.name for i in self.session.get_inputs()}
-        self.tokenizer = Tokenizer.from_file(str(model_path / "tokenizer.json"))
-        self.tokenizer.enable_truncation(max_length=max_tokens)
-        self.tokenizer.no_padding()
-        self.pooling = pooling
+        return ort.InferenceSession(str(onnx_file), options, providers=["CPUExecutionProvider"])
 
     def encode(self, texts: list[str]):
         import numpy as np
