@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import free_port, status_mb, stop_group, wait_http  # noqa: E402
+from bench.procs import assistant_ui, status_mb  # noqa: E402
 
 ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
 
@@ -67,27 +67,13 @@ def main(argv: list[str] | None = None) -> None:
             env["ASSISTANT_EMBED_BACKEND"] = args.backend
         if args.pre_ingest:
             subprocess.run([str(ASSISTANT), "ingest"], env=env, cwd=ROOT, check=True, capture_output=True)
-        port = free_port()
-        log = open(Path(scratch) / "ui.log", "w+")
-        started = time.perf_counter()
-        proc = subprocess.Popen([str(ASSISTANT), "ui", "--port", str(port)], env=env, cwd=ROOT, stdout=log,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-        try:
-            url = f"http://127.0.0.1:{port}/"
-            try:
-                wait_http(proc, url, log, args.timeout, "`assistant ui`")
-            except RuntimeError as exc:
-                raise SystemExit(str(exc)) from None
-            ready = time.perf_counter() - started
+        with assistant_ui(env, timeout=args.timeout) as (proc, url, ready):
             searches = timed_searches(url, args.search)
             time.sleep(1.0)
             pids = [proc.pid] + descendants(proc.pid)
             rows = [{"pid": pid, "cmd": Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")[:80],
                      "VmHWM_mb": status_mb("VmHWM", pid), "VmRSS_mb": status_mb("VmRSS", pid)}
                     for pid in pids if Path(f"/proc/{pid}").exists()]
-        finally:
-            stop_group(proc)
-            log.close()
 
     print(f"`assistant ui` answered HTTP after {ready:.1f}s (backend {args.backend or 'default'}, "
           f"{'store ' + str(args.home) if args.home else 'pre-ingested' if args.pre_ingest else 'ingesting the bundled corpus itself'})")
