@@ -22,7 +22,8 @@ def cpu_threads() -> int:
 class OnnxEncoder:
     """Tokenise, run the transformer on ONNX Runtime, pool and normalise, as sentence-transformers does."""
 
-    def __init__(self, onnx_file: Path, model_path: Path, max_tokens: int, pooling: str, session=None) -> None:
+    def __init__(self, onnx_file: Path | None, model_path: Path, max_tokens: int, pooling: str, session=None) -> None:
+        """``onnx_file`` is loaded into a session of its own unless ``session`` is given (``sharing_the_session``)."""
         from tokenizers import Tokenizer
 
         self.session = session or self._session(onnx_file)
@@ -35,7 +36,7 @@ class OnnxEncoder:
     def sharing_the_session(self, model_path: Path, max_tokens: int) -> "OnnxEncoder":
         """An encoder with a tokenizer of its own (two threads cannot share one) and this one's session, which ONNX
         Runtime lets several threads run at once: a second session held the weights twice (+65 MB, measured)."""
-        return OnnxEncoder(Path(), model_path, max_tokens, self.pooling, session=self.session)
+        return OnnxEncoder(None, model_path, max_tokens, self.pooling, session=self.session)
 
     @staticmethod
     def _session(onnx_file: Path):

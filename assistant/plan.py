@@ -109,7 +109,7 @@ class Plan:
                                                 # with its row of quotes too, as "tell me more about LASER-D" is
     # What answering needs of the question's own words, read with the rest of the plan (``read_for_answering``), so
     # that nothing after the plan reads the question again:
-    whole: str = ""                             # the question less its frame (``search.focus``), searched whole by
+    whole: str = ""                             # the question less its frame (``query_focus.focus``), searched whole by
                                                 # a list of papers that cut a cost
     asked_names: list[str] = field(default_factory=list)  # naming words the question holds ("AIME", "GSM8K")
     asked_compounds: list[str] = field(default_factory=list)  # hyphenated terms it asks about, not those it negates

@@ -23,6 +23,7 @@ import copy
 import re
 import threading
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from . import schema
@@ -36,7 +37,6 @@ from .retrieval.relevance import FROM_CORE, MAYBE, features
 from .spelling import name_kind
 from .store import Store
 from .reading.query_focus import focus, topics
-
 
 CANDIDATE_CHUNKS = 60
 RECENT_SEARCHES = 4  # searches kept for an answer that searches a query again (``HybridSearcher.candidates``)

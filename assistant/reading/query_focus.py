@@ -8,7 +8,7 @@ import re
 
 
 # What the asker has heard of, before what they ask: "I keep hearing about AI that ...", "I've been reading about X"
-# (a frame ``focus`` takes off, and a list question's opening: ``plan.is_list``)
+# (a frame ``focus`` takes off, and a list question's opening: ``question_forms.is_list``)
 HEARD_ABOUT = (r"(?:(?:i|we)\s+(?:keep|kept)\s+(?:hearing|reading|seeing)|(?:i've|i’ve|i\s+have|we've|we’ve|we\s+have)\s+"
                r"(?:been\s+)?(?:hearing|heard|reading|read)(?:\s+a\s+lot)?)\s+(?:about|of)")
 
