@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
+from .concepts import combined
 from .errors import LLMError
 from .llm import Stoppable, Stopped
 from .evidence import supported
@@ -81,6 +82,8 @@ class Answer:
     synthesis: "dict | None" = None     # a capable model's checked paragraph (synthesis.Synthesis.as_dict)
     more: int = 0                       # papers that answer the question on later pages (a list answer shows one)
     unsure: int = 0                     # papers besides ``total`` that may answer (the relevance decision is unsure)
+    none_on_all: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of
+    # it: the citations are the nearest on each part, grouped by ``topic``
 
     @property
     def next_page(self) -> int | None:
@@ -96,7 +99,7 @@ class Answer:
         out = {"question": self.question, "answer": self.answer, "model": self.model,
                "citations": [c.as_dict() for c in self.citations], "complete": self.complete,
                "plan": self.plan.as_dict() if self.plan else None, "total": self.total,
-               "more": self.more, "next_page": self.next_page, "unsure": self.unsure}
+               "more": self.more, "next_page": self.next_page, "unsure": self.unsure, "none_on_all": self.none_on_all}
         if self.comparison:
             out["comparison"] = self.comparison
         if self.synthesis is not None:
@@ -134,7 +137,7 @@ class AnswerStream:
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
                  empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False,
                  unknown_words: list[str] | None = None, venues: list[str] | None = None, unsure: int = 0,
-                 stop: threading.Event | None = None) -> None:
+                 apart: list[str] | None = None, stop: threading.Event | None = None) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -144,7 +147,8 @@ class AnswerStream:
                                    {key: getattr(h, key) for key in PAPER_FIELDS if getattr(h, key)})
                           for i, h in enumerate(hits, 1)]
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
-                             total=self.total, more=plan.later(len(self.citations), self.total), unsure=unsure)
+                             total=self.total, more=plan.later(len(self.citations), self.total), unsure=unsure,
+                             none_on_all=list(apart or []))
         self.comparison = []
         if (plan.form == "comparison" and len(self.citations) > 1) or self._asks_of_one_in_general(plan):
             from .comparison import compare_row
@@ -208,8 +212,10 @@ class AnswerStream:
                 paragraph = self._synthesis()
                 if paragraph:
                     yield emit(paragraph + "\n\n")
-            yield emit(opening(self.plan, len(self.citations), self.total, where, self.answer.unsure))
-            grouped = len({c.topic for c in self.citations}) > 1  # a question on several topics that found each
+            yield emit(opening(self.plan, len(self.citations), self.total, where, self.answer.unsure,
+                               self.answer.none_on_all))
+            # a question on several topics that found each, or combining some that no paper is on together
+            grouped = bool(self.answer.none_on_all) or len({c.topic for c in self.citations}) > 1
             for i, citation in enumerate(self.citations):
                 if self._cancelled:
                     break
@@ -349,8 +355,12 @@ def tidy(line: str) -> str:
     return line[:1].upper() + line[1:]
 
 
-def opening(plan, shown: int, total: int, where: str, unsure: int = 0) -> str:
-    """The answer's first line: the count first (and how many more may answer), and which of them this page shows."""
+def opening(plan, shown: int, total: int, where: str, unsure: int = 0, none_on_all: list[str] | None = None) -> str:
+    """The answer's first line: the count first (and how many more may answer), and which of them this page shows;
+    or, when no paper is on all the question combines, that none is, before the nearest on each part."""
+    if none_on_all:
+        page = f" ({plan.earlier + 1}\u2013{plan.earlier + shown} of {total:,})" if plan.paged and shown < total else ""
+        return f"No paper {where} is on {combined(none_on_all)}. The nearest, by what each is on{page}:"
     one, papers = ("One other paper", "other papers") if plan.besides else ("One paper", "papers")  # "others on X?"
     if plan.paged:
         first = plan.earlier + 1

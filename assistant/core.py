@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable
@@ -30,6 +30,7 @@ class Found:
     total: int
     empty_topics: list[str]
     unsure: int = 0  # papers besides these that may answer (a list's relevance decision is unsure of them)
+    apart: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of it
 
     @property
     def more(self) -> int:
@@ -44,7 +45,7 @@ class Found:
     def as_dict(self) -> dict:
         return {"plan": self.plan.as_dict(), "total": self.total, "more": self.more, "next_page": self.next_page,
                 "results": [h.as_dict() for h in self.hits], "empty_topics": self.empty_topics,
-                "unsure": self.unsure}
+                "unsure": self.unsure, "none_on_all": self.apart}
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
@@ -162,7 +163,8 @@ class Assistant:
         where = self._filter(where)
         plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation, name="query")
         plan, selection = self._selected(plan, k=k, where=where)
-        return Found(plan, selection.page(plan), selection.total, selection.empty_topics, selection.unsure)
+        return Found(plan, selection.page(plan), selection.total, selection.empty_topics, selection.unsure,
+                     selection.apart)
 
     def _selected(self, plan: Plan, *, k: int | None, where):
         """``plan`` and its selection; when no paper has the kind a "mainly" question asks for as its main
@@ -176,7 +178,17 @@ class Assistant:
         if wider is not None:
             found = self.select(wider, k=k, where=where)
             plan, selection = (wider, found) if found.hits else (plan, selection)
-        return plan, self._with_the_described(plan, selection, where, self._check_k(k))
+        selection = self._with_the_described(plan, selection, where, self._check_k(k))
+        return plan, self._apart(plan, selection, where)
+
+    def _apart(self, plan: Plan, selection, where):
+        """``selection`` grouped by concept when no paper is on all the question combines (``selection.apart``)."""
+        from .search import Gate
+        from .selection import apart
+
+        s = self.settings
+        return apart(plan, selection, self.searcher, topic_gate=Gate(s.min_score, s.relative_score),
+                     where=self._filter(where))
 
     def _with_the_described(self, plan: Plan, selection, where, k: int):
         """``selection`` with the paper the question describes first, when the ranking core finds that it describes
@@ -534,7 +546,7 @@ class Assistant:
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], on_done=remember, filtered=bool(where),
                             empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,
-                            unsure=selection.unsure,
+                            unsure=selection.unsure, apart=selection.apart,
                             unknown_words=unknown, venues=venues, stop=stop)
 
     def ask(self, question: str, **options):

@@ -22,6 +22,7 @@ from ingest.efficiency import savings
 from ingest.main_contribution import read as read_contributions
 
 from . import schema
+from .concepts import by_concept, combined_by_none, concepts
 from .schema import BENCHMARK, METHOD
 from .filters import Filter
 from .kind_set_aside import drop_of_the_kind
@@ -68,6 +69,7 @@ class Selection:
     found: int | None = None                    # papers that answer, when ``hits`` holds only the best of them
     unsure: int = 0                             # papers besides these that may answer (``Gate.unsure``)
     described_several: bool = False             # a paper described, not named, and no match leads clearly
+    apart: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of it
 
     @property
     def total(self) -> int:
@@ -85,6 +87,45 @@ class Selection:
         """``hits`` with their records, those known by id and title only read from the store now."""
         records = self.store.get_papers([h.id for h in hits if not h.text])
         return [PaperHit.from_store(h.id, *records[h.id]) if h.id in records else h for h in hits]
+
+
+def combines(plan: Plan) -> list[str]:
+    """The concepts a plain question on one topic combines (``concepts.concepts``), or [] for any other plan: a
+    follow-up, a kind of contribution, a list less something, a question with examples or means."""
+    plain = plan.kind in ("list", "topic") and plan.restrict_to is None and not (
+        plan.like or plan.besides or plan.exclude or plan.whole_store or plan.without or plan.examples or plan.means
+        or plan.saves or plan.training or plan.contributions or plan.not_kind or plan.papers or len(plan.topics) > 1)
+    return concepts(plan.query) if plain else []
+
+
+NEAREST_ON_ONE = 3  # papers shown for a concept none of the found papers is on
+
+
+def apart(plan: Plan, selection: Selection, searcher: HybridSearcher, *, topic_gate: Gate,
+          where: Filter | None) -> Selection:
+    """``selection`` grouped by concept when the question combines concepts and no paper of it is on all of them
+    (``concepts``): the papers found on each, and the nearest on a concept none of them is on."""
+    parts = combines(plan)
+    if not parts or not selection.hits or not combined_by_none(searcher, plan.query, selection.hits):
+        return selection
+    hits = list(selection.hits)
+    held = {h.id for h in hits}
+    grouped = by_concept(searcher, parts, hits)
+    empty = list(selection.empty_topics)
+    for part in parts:
+        if not any(h.topic == part for h in grouped):
+            nearest, _ = searcher.search_topics(part, k=NEAREST_ON_ONE, gate=topic_gate, where=where, topic_list=[part])
+            for h in nearest:
+                if h.id not in held:
+                    h.topic = part
+                    grouped.append(h)
+                    held.add(h.id)
+            if not any(h.topic == part for h in grouped):
+                empty.append(part)
+    grouped.sort(key=lambda h: parts.index(h.topic))
+    added = len(grouped) - len(hits)
+    found = None if selection.found is None else selection.found + added
+    return Selection(grouped, empty, selection.store, found, selection.unsure, apart=parts)
 
 
 def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:

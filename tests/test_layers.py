@@ -19,7 +19,7 @@ from .conftest import ROOT
 FACADE = {"assistant", "assistant.core", "assistant.search", "assistant.answer", "assistant.conversation",
           "assistant.evidence", "assistant.llm", "assistant.evaluation", "assistant.batch", "assistant.retriever",
           "assistant.plan", "assistant.plan_proposal", "assistant.selection", "assistant.comparison",
-          "assistant.synthesis", "assistant.reading.question_forms", "assistant.reading.question_text",
+          "assistant.synthesis", "assistant.concepts", "assistant.reading.question_forms", "assistant.reading.question_text",
           "assistant.reading.contributions_asked"}
 ENTRY_POINTS = {"assistant.__main__"}  # `python -m assistant`: the command line, above every layer
 
