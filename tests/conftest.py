@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 BUNDLED = ROOT / "data" / "iclr2026"
 ASSISTANT = ROOT / ".venv" / "bin" / "assistant"
+CORPUS = ROOT.parent / "shared" / "corpus" / "iclr2026.jsonl.gz"  # the real conference, beside the repository
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
@@ -84,3 +87,25 @@ def expected_ids(papers, relevant: list[str]) -> set[str]:
 @pytest.fixture(scope="session")
 def python():
     return sys.executable
+
+
+@pytest.fixture(scope="session")
+def real_slice(tmp_path_factory, embedder):
+    """Every 10th paper of the real corpus (1,963), ingested once."""
+    if not CORPUS.exists():
+        pytest.skip(f"the real corpus is not at {CORPUS}")
+    from assistant import Assistant, Settings
+
+    folder = tmp_path_factory.mktemp("real-slice")
+    path = folder / "slice.jsonl.gz"
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as src, gzip.open(path, "wt", encoding="utf-8") as out:
+        for number, line in enumerate(src):
+            if number % 10 == 0:
+                out.write(line)
+    plain = folder / "slice.jsonl"  # read as plain JSON lines, whatever compressed files the parser reads
+    with gzip.open(path, "rt", encoding="utf-8") as src, plain.open("w", encoding="utf-8") as out:
+        shutil.copyfileobj(src, out)
+    path.unlink()
+    home = folder / "home"
+    Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).ingest([plain])
+    return home

@@ -3,16 +3,11 @@ real 1,963-paper slice of the ICLR 2026 corpus, known-item retrieval side by sid
 
 from __future__ import annotations
 
-import gzip
 import json
-import shutil
 
 import numpy as np
-import pytest
 
-from .conftest import ROOT
-
-CORPUS = ROOT.parent / "shared" / "corpus" / "iclr2026.jsonl.gz"
+from .conftest import CORPUS, ROOT
 
 
 def test_paper_vectors_are_the_mean_of_each_papers_chunk_vectors(corpus):
@@ -77,28 +72,6 @@ def test_the_ranking_honours_filters_and_reads_keywords(make_assistant, tmp_path
     allowed = assistant.store.paper_ids(Filter.parse("year=2026"))
     only = ranker.rank(query, assistant.embedder.embed_query(query), n=2, allowed=allowed)
     assert [r.id for r in only] == list(allowed)
-
-
-@pytest.fixture(scope="session")
-def real_slice(tmp_path_factory, embedder):
-    """Every 10th paper of the real corpus (1,963), ingested once."""
-    if not CORPUS.exists():
-        pytest.skip(f"the real corpus is not at {CORPUS}")
-    from assistant import Assistant, Settings
-
-    folder = tmp_path_factory.mktemp("real-slice")
-    path = folder / "slice.jsonl.gz"
-    with gzip.open(CORPUS, "rt", encoding="utf-8") as src, gzip.open(path, "wt", encoding="utf-8") as out:
-        for number, line in enumerate(src):
-            if number % 10 == 0:
-                out.write(line)
-    plain = folder / "slice.jsonl"  # read as plain JSON lines, whatever compressed files the parser reads
-    with gzip.open(path, "rt", encoding="utf-8") as src, plain.open("w", encoding="utf-8") as out:
-        shutil.copyfileobj(src, out)
-    path.unlink()
-    home = folder / "home"
-    Assistant(Settings.from_env(env={}, home=home, llm="none"), embedder=embedder).ingest([plain])
-    return home
 
 
 def test_on_real_papers_the_core_and_the_assistant_find_described_papers_as_bm25_does(real_slice):
