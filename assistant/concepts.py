@@ -12,6 +12,7 @@ paper's title and abstract holds both of), on one half of the pairs and reported
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .acronyms import definitions, readings
@@ -22,15 +23,34 @@ from .results import PaperHit
 # Fitted by ``bench/concepts.py --fit`` at 19,622 papers (docs/retrieval.md, "Nothing on both").
 ON_COVERAGE = 0.95   # a paper holding this share of a concept's terms is on it ...
 ON_DENSE = 0.70      # ... and so is one with a passage this close to the concept
-MOST_CONCEPTS = 3    # a longer run of topics is a description, not a combination
+MOST_CONCEPTS = 2    # three or more runs are a description more often than a combination (labelled sets)
 
 
 def concepts(query: str) -> list[str]:
     """The concepts ``query`` combines, or [] when it names one thing: 'protein folding with quantum computers'
-    -> ['protein folding', 'quantum computers']. A run of general heads alone ("methods") is no concept."""
-    runs = [" ".join(run) for run in topic_runs(focus(query)) if any(w.lower() not in GENERAL_HEADS for w in run)]
-    runs = list(dict.fromkeys(runs))
-    return runs if 2 <= len(runs) <= MOST_CONCEPTS else []
+    -> ['protein folding', 'quantum computers']. Runs joined by a coordinator ("or", "and", "/") are one concept with
+    alternatives ("a simulator or world model": 'simulator or world model'), and a run of general heads alone
+    ("methods") is no concept."""
+    groups: list[list[str]] = []
+    for number, part in enumerate(_OR.split(focus(query))):
+        runs = [" ".join(run) for run in topic_runs(part) if any(w.lower() not in GENERAL_HEADS for w in run)]
+        said_before = part[:part.find(runs[0].split()[0])] if runs else ""
+        if number and groups and runs and not _OR_JOINS.search(said_before):
+            groups[-1].append(runs.pop(0))  # the run right after "or" is an alternative to the one before it
+        groups += [[run] for run in runs]
+    found = list(dict.fromkeys(" or ".join(dict.fromkeys(g)) for g in groups))
+    return found if 2 <= len(found) <= MOST_CONCEPTS else []
+
+
+# Runs joined by a coordinator are alternatives: "papers on robots and embodied AI", "audio / speech LLMs", "rlhf +
+# preference learning" ask for papers on either; "with", "for", "in" combine ("protein folding with quantum computers").
+_OR = re.compile(r"\s(?:or|and|and/or|&)\s|\s*[/+,;]\s*", re.IGNORECASE)
+_OR_JOINS = re.compile(r"[^\W\d_]{4,}")  # a word of four letters or more between "or" and the run: not its alternative
+
+
+def alternatives(concept: str) -> list[str]:
+    """'simulator or world model' -> ['simulator', 'world model']."""
+    return concept.split(" or ")
 
 
 @dataclass(frozen=True)
@@ -51,12 +71,15 @@ def nearness(searcher, parts: list[str], hits: list[PaperHit]) -> dict[str, list
     found: dict[str, list[OnConcept]] = {pid: [] for pid in ids}
     for part in parts:
         covered = {pid: 0.0 for pid in ids}
-        for reading in readings(part, defined):
-            for pid, share in searcher.lexical.paper_coverage(reading, ids).items():
-                covered[pid] = max(covered[pid], share)
-        close = searcher.vectors.best_chunks(ids, searcher.embedder.embed_query(part))
+        close = {pid: 0.0 for pid in ids}
+        for alternative in alternatives(part):  # on one of them is on the concept: the nearest counts
+            for reading in readings(alternative, defined):
+                for pid, share in searcher.lexical.paper_coverage(reading, ids).items():
+                    covered[pid] = max(covered[pid], share)
+            for pid, best in searcher.vectors.best_chunks(ids, searcher.embedder.embed_query(alternative)).items():
+                close[pid] = max(close[pid], best[0])
         for pid in ids:
-            found[pid].append(OnConcept(covered[pid], close[pid][0] if pid in close else 0.0))
+            found[pid].append(OnConcept(covered[pid], close[pid]))
     return found
 
 
@@ -68,7 +91,10 @@ def combined_by_none(searcher, query: str, hits: list[PaperHit]) -> list[str]:
     near = nearness(searcher, parts, hits)
     if any(all(c.on() for c in near[h.id]) for h in hits):
         return []
-    return parts
+    # each concept is held by some paper found: a concept none of them is on is more often a part of the question
+    # no abstract words that way ("evaluate", "keeps fluency") than a thing the store lacks (``bench/concepts.py``)
+    each = all(any(near[h.id][i].on() for h in hits) for i in range(len(parts)))
+    return parts if each else []
 
 
 def combined(parts: list[str]) -> str:

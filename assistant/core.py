@@ -178,17 +178,10 @@ class Assistant:
         if wider is not None:
             found = self.select(wider, k=k, where=where)
             plan, selection = (wider, found) if found.hits else (plan, selection)
-        selection = self._with_the_described(plan, selection, where, self._check_k(k))
-        return plan, self._apart(plan, selection, where)
-
-    def _apart(self, plan: Plan, selection, where):
-        """``selection`` grouped by concept when no paper is on all the question combines (``selection.apart``)."""
-        from .search import Gate
         from .selection import apart
 
-        s = self.settings
-        return apart(plan, selection, self.searcher, topic_gate=Gate(s.min_score, s.relative_score),
-                     where=self._filter(where))
+        selection = self._with_the_described(plan, selection, where, self._check_k(k))
+        return plan, apart(plan, selection, self.searcher)  # no paper on all the question combines: say so
 
     def _with_the_described(self, plan: Plan, selection, where, k: int):
         """``selection`` with the paper the question describes first, when the ranking core finds that it describes

@@ -262,8 +262,8 @@ class Plan:
             if self.means and (said := MEANS.search(about)):  # "on test-time scaling, using verifiers or ..."
                 about = about[:said.end("head")] + about[said.end():]
             by_label_only = (self.training or self.saves) and not about.strip()  # "training-free methods", "cheaper"
-            text = ("list question: every paper in the store" if self.whole_store or by_label_only
-                    else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
+            text = ("list question: every paper" if by_label_only else "list question: every paper in the store"
+                    if self.whole_store else f"list question: every paper {'not ' if self.exclude else ''}on {about}")
             if self.means and not USED_ON.match(about.strip()):  # "every paper on use RL to train ...": said
                 text += f", using {' or '.join(self.means)}"
             if self.examples:
@@ -295,10 +295,12 @@ class Plan:
         else:
             text = f"topic question: the best papers on {about}" if about.strip() else "topic question: the best papers in the store"
             text += self._not_kind_note()
-        if self.training:
-            text += f" ({TRAINING_NOTES[self.training]} only)"
-        if self.saves:
-            text += f" (papers that cut {SAVINGS_NOTES[self.saves]} only)"
+        notes = [TRAINING_NOTES[self.training]] if self.training else []
+        notes += [SAVINGS_NOTES[self.saves]] if self.saves else []
+        if notes:  # "every paper that cuts the cost of inference", "every paper on video, only those that ..."
+            said = " and ".join(notes)
+            text += f" {said.replace('that cut ', 'that cuts ')}" if text == "list question: every paper" \
+                else f", only those {said}"
         if self.besides:
             text += f", besides {the_papers(len(self.besides))}"
         if self.filters:
@@ -450,8 +452,9 @@ def _cutting_a_cost(plan: Plan, saves: str) -> Plan:
 
 
 _OF_ANY_TRAINING = ("list", "topic", "contribution", "followup")  # kinds of question that may ask it of their papers
-TRAINING_NOTES = {FREE: "training-free methods", REQUIRED: "methods that train the model"}
-SAVINGS_NOTES = {INFERENCE: "the cost of inference", TRAINING: "the cost of training", ANY: "a cost"}
+TRAINING_NOTES = {FREE: "whose method needs no training", REQUIRED: "whose method trains the model"}
+SAVINGS_NOTES = {INFERENCE: "that cut the cost of inference", TRAINING: "that cut the cost of training",
+                 ANY: "that cut a cost"}
 
 
 def _planned(question: str, *, query: str, topics: list[str], named: list[str], filters: dict | None = None,

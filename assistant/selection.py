@@ -98,34 +98,14 @@ def combines(plan: Plan) -> list[str]:
     return concepts(plan.query) if plain else []
 
 
-NEAREST_ON_ONE = 3  # papers shown for a concept none of the found papers is on
-
-
-def apart(plan: Plan, selection: Selection, searcher: HybridSearcher, *, topic_gate: Gate,
-          where: Filter | None) -> Selection:
-    """``selection`` grouped by concept when the question combines concepts and no paper of it is on all of them
-    (``concepts``): the papers found on each, and the nearest on a concept none of them is on."""
+def apart(plan: Plan, selection: Selection, searcher: HybridSearcher) -> Selection:
+    """``selection`` grouped by concept when the question combines concepts and no paper of it is on all of them,
+    though each is on one (``concepts.combined_by_none``)."""
     parts = combines(plan)
     if not parts or not selection.hits or not combined_by_none(searcher, plan.query, selection.hits):
         return selection
-    hits = list(selection.hits)
-    held = {h.id for h in hits}
-    grouped = by_concept(searcher, parts, hits)
-    empty = list(selection.empty_topics)
-    for part in parts:
-        if not any(h.topic == part for h in grouped):
-            nearest, _ = searcher.search_topics(part, k=NEAREST_ON_ONE, gate=topic_gate, where=where, topic_list=[part])
-            for h in nearest:
-                if h.id not in held:
-                    h.topic = part
-                    grouped.append(h)
-                    held.add(h.id)
-            if not any(h.topic == part for h in grouped):
-                empty.append(part)
-    grouped.sort(key=lambda h: parts.index(h.topic))
-    added = len(grouped) - len(hits)
-    found = None if selection.found is None else selection.found + added
-    return Selection(grouped, empty, selection.store, found, selection.unsure, apart=parts)
+    return Selection(by_concept(searcher, parts, list(selection.hits)), selection.empty_topics, selection.store,
+                     selection.found, selection.unsure, apart=parts)
 
 
 def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:

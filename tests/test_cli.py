@@ -118,7 +118,7 @@ def test_training_free_methods_are_listed_with_their_label(corpus_home):
     """The terminal shows each paper's kinds with what form its method takes, and the plan line what was asked."""
     result = run_cli("ask", "Which papers propose training-free methods for video?", home=corpus_home)
     assert result.returncode == 0, result.stderr
-    assert "(training-free methods only)" in result.stdout
+    assert "only those whose method needs no training" in result.stdout
     sources = [line for line in result.stdout.splitlines() if line.startswith("[")]
     assert len(sources) == 2 and all("[method (training-free)" in line for line in sources)
     assert sources[1].endswith("[method (training-free); cuts inference cost]")  # ST-SimDiff: "reducing computational costs"

@@ -25,6 +25,9 @@ def test_the_concepts_are_the_runs_of_topic_words():
     assert concepts("any work on test-time adaptation for vision-language models?") == \
         ["test-time adaptation", "vision-language models"]
     assert concepts("which papers reduce reasoning token usage?") == []  # one run: one thing
+    # joined by a coordinator, runs are alternatives: papers on either answer
+    assert concepts("papers on robots and embodied AI") == [] and concepts("audio / speech llm papers?") == []
+    assert concepts("a simulator or world model for robot learning") == ["simulator or world model", "robot learning"]
     assert concepts("papers on Lean") == []
 
 
@@ -38,7 +41,7 @@ def _store(make_assistant, tmp_path, rows):
 
 def test_no_paper_on_both_is_said_and_the_nearest_on_each_are_grouped(make_assistant, tmp_path):
     assistant = _store(make_assistant, tmp_path, [PROTEIN, QUANTUM, *OTHERS])
-    answer = assistant.ask("protein folding with quantum computers")
+    answer = assistant.ask("which papers are on protein folding with quantum computers?")
     assert answer.none_on_all == ["protein folding", "quantum computers"], answer.answer
     assert answer.answer.startswith("No paper in the store is on both protein folding and quantum computers."), \
         answer.answer

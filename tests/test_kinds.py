@@ -816,7 +816,7 @@ def test_a_subset_by_how_the_method_uses_training_keeps_the_papers_labelled_so(c
         assert asked[question].plan.training == "free" and asked[question].plan.as_dict()["training"] == "free"
         assert [c.title.split(":")[0] for c in asked[question].citations] == ["THINKMERGE"]
         assert asked[question].plan.line() == \
-            "follow-up: the 3 papers of the last answer (training-free methods only)"
+            "follow-up: the 3 papers of the last answer, only those whose method needs no training"
     trained = asked["which of them actually train the model?"]
     assert trained.plan.training == "required"
     assert {c.title.split(":")[0] for c in trained.citations} == \
@@ -832,7 +832,7 @@ def test_lists_of_training_free_methods_read_the_label(corpus):
     every = corpus.ask("Which papers propose training-free methods?", llm="none", page_size=None)
     assert every.plan.training == "free" and every.plan.query == ""
     assert {c.id for c in every.citations} == hand and len(hand) == 7
-    assert every.plan.line() == "list question: every paper in the store (training-free methods only)"
+    assert every.plan.line() == "list question: every paper whose method needs no training"
     # each quoted where it says so, and shown with the label
     assert all(re.search(r"training-free|plug-and-play|bypasses training|without (?:requiring )?(?:model |policy )?"
                          r"(?:fine-tuning|retraining)|inference-time (?:method|algorithm)", c.evidence)
@@ -966,7 +966,7 @@ def test_lists_of_papers_that_cut_a_cost_read_the_label(corpus):
     assert cheaper.plan.saves == "inference" and cheaper.plan.query == "LLM reasoning"
     assert cheaper.plan.as_dict()["saves"] == "inference"
     assert cheaper.plan.line() == \
-        "list question: every paper on LLM reasoning (papers that cut the cost of inference only)"
+        "list question: every paper on LLM reasoning, only those that cut the cost of inference"
     assert {c.title.split(":")[0][:22] for c in cheaper.citations} == {"PoLR", "LASER-D", "A theoretical framewor"}
     assert {c.id for c in cheaper.citations} < hand["inference"]  # not ST-SimDiff: video tokens, not LLM reasoning
     assert all(re.search(r"token usage|computation", c.evidence) and re.search(r"\d", c.evidence)
@@ -978,7 +978,7 @@ def test_lists_of_papers_that_cut_a_cost_read_the_label(corpus):
     training = corpus.ask("Which papers make training cheaper?", llm="none", page_size=None)
     assert training.plan.saves == "training" and training.plan.query == ""
     assert {c.id for c in training.citations} == hand["training"] and len(hand["training"]) == 4
-    assert training.plan.line() == "list question: every paper in the store (papers that cut the cost of training only)"
+    assert training.plan.line() == "list question: every paper that cuts the cost of training"
     assert not corpus.ask("Any work on speculative decoding to speed up LLM inference?", llm="none").citations
     assert not corpus.ask("few-step distillation of diffusion models for faster image generation", llm="none").citations
     sample = corpus.ask("papers on sample-efficient reinforcement learning", llm="none")
