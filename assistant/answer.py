@@ -137,7 +137,7 @@ class AnswerStream:
                  on_done: Callable[["Answer"], None] | None = None, filtered: bool = False,
                  empty_topics: list[str] | None = None, total: int | None = None, synthesize: bool = False,
                  unknown_words: list[str] | None = None, venues: list[str] | None = None, unsure: int = 0,
-                 apart: list[str] | None = None, stop: threading.Event | None = None) -> None:
+                 none_on_all: list[str] | None = None, stop: threading.Event | None = None) -> None:
         question = plan.question
         self.plan = plan
         self.total = len(hits) if total is None else total
@@ -148,7 +148,7 @@ class AnswerStream:
                           for i, h in enumerate(hits, 1)]
         self.answer = Answer(question=question, model=model_name, query=plan.query, note=note, plan=plan,
                              total=self.total, more=plan.later(len(self.citations), self.total), unsure=unsure,
-                             none_on_all=list(apart or []))
+                             none_on_all=list(none_on_all or []))
         self.comparison = []
         if (plan.form == "comparison" and len(self.citations) > 1) or self._asks_of_one_in_general(plan):
             from .comparison import compare_row

@@ -83,18 +83,13 @@ def nearness(searcher, parts: list[str], hits: list[PaperHit]) -> dict[str, list
     return found
 
 
-def combined_by_none(searcher, query: str, hits: list[PaperHit]) -> list[str]:
-    """The concepts of ``query`` when it combines some and no paper of ``hits`` is on all of them, else []."""
-    parts = concepts(query)
-    if not parts or not hits:
-        return []
-    near = nearness(searcher, parts, hits)
-    if any(all(c.on() for c in near[h.id]) for h in hits):
-        return []
+def combined_by_none(parts: list[str], hits: list[PaperHit], near: dict[str, list[OnConcept]]) -> bool:
+    """Whether no paper of ``hits`` is on all of ``parts`` though each part has one on it (``near``: ``nearness``)."""
+    if not parts or not hits or any(all(c.on() for c in near[h.id]) for h in hits):
+        return False
     # each concept is held by some paper found: a concept none of them is on is more often a part of the question
     # no abstract words that way ("evaluate", "keeps fluency") than a thing the store lacks (``bench/concepts.py``)
-    each = all(any(near[h.id][i].on() for h in hits) for i in range(len(parts)))
-    return parts if each else []
+    return all(any(near[h.id][i].on() for h in hits) for i in range(len(parts)))
 
 
 def combined(parts: list[str]) -> str:
@@ -103,13 +98,11 @@ def combined(parts: list[str]) -> str:
     return f"both {rest[0]} and {last}" if len(rest) == 1 else f"all of {', '.join(rest)} and {last}"
 
 
-def by_concept(searcher, parts: list[str], hits: list[PaperHit]) -> list[PaperHit]:
+def by_concept(parts: list[str], hits: list[PaperHit], near: dict[str, list[OnConcept]]) -> list[PaperHit]:
     """``hits`` grouped by the concept each is on (its ``topic``), concepts in the question's order; a hit on
     none of them goes with the one it is nearest to in meaning."""
-    near = nearness(searcher, parts, hits)
     for h in hits:
         marks = near[h.id]
         held = [i for i, c in enumerate(marks) if c.on()]
-        best = max(held or range(len(parts)), key=lambda i: marks[i].dense)
-        h.topic = parts[best]
+        h.topic = parts[max(held or range(len(parts)), key=lambda i: marks[i].dense)]
     return sorted(hits, key=lambda h: parts.index(h.topic))

@@ -30,7 +30,7 @@ class Found:
     total: int
     empty_topics: list[str]
     unsure: int = 0  # papers besides these that may answer (a list's relevance decision is unsure of them)
-    apart: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of it
+    none_on_all: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of it
 
     @property
     def more(self) -> int:
@@ -45,7 +45,7 @@ class Found:
     def as_dict(self) -> dict:
         return {"plan": self.plan.as_dict(), "total": self.total, "more": self.more, "next_page": self.next_page,
                 "results": [h.as_dict() for h in self.hits], "empty_topics": self.empty_topics,
-                "unsure": self.unsure, "none_on_all": self.apart}
+                "unsure": self.unsure, "none_on_all": self.none_on_all}
 
 
 MAX_PAGE = 10_000  # pages of a list answer: 200,000 papers at 20 a page
@@ -164,7 +164,7 @@ class Assistant:
         plan = self.plan(query, where=where, page=page, page_size=page_size, conversation=conversation, name="query")
         plan, selection = self._selected(plan, k=k, where=where)
         return Found(plan, selection.page(plan), selection.total, selection.empty_topics, selection.unsure,
-                     selection.apart)
+                     selection.none_on_all)
 
     def _selected(self, plan: Plan, *, k: int | None, where):
         """``plan`` and its selection; when no paper has the kind a "mainly" question asks for as its main
@@ -539,7 +539,7 @@ class Assistant:
         return AnswerStream(plan, hits, evidence, backend, model, self.settings.max_tokens,
                             self.stats()["papers"], on_done=remember, filtered=bool(where),
                             empty_topics=selection.empty_topics, total=selection.total, synthesize=synthesize,
-                            unsure=selection.unsure, apart=selection.apart,
+                            unsure=selection.unsure, none_on_all=selection.none_on_all,
                             unknown_words=unknown, venues=venues, stop=stop)
 
     def ask(self, question: str, **options):

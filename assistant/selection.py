@@ -22,7 +22,7 @@ from ingest.efficiency import savings
 from ingest.main_contribution import read as read_contributions
 
 from . import schema
-from .concepts import by_concept, combined_by_none, concepts
+from .concepts import by_concept, combined_by_none, concepts, nearness
 from .schema import BENCHMARK, METHOD
 from .filters import Filter
 from .kind_set_aside import drop_of_the_kind
@@ -69,7 +69,7 @@ class Selection:
     found: int | None = None                    # papers that answer, when ``hits`` holds only the best of them
     unsure: int = 0                             # papers besides these that may answer (``Gate.unsure``)
     described_several: bool = False             # a paper described, not named, and no match leads clearly
-    apart: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of it
+    none_on_all: list[str] = field(default_factory=list)  # what the question combines, when no paper is on all of it
 
     @property
     def total(self) -> int:
@@ -102,10 +102,13 @@ def apart(plan: Plan, selection: Selection, searcher: HybridSearcher) -> Selecti
     """``selection`` grouped by concept when the question combines concepts and no paper of it is on all of them,
     though each is on one (``concepts.combined_by_none``)."""
     parts = combines(plan)
-    if not parts or not selection.hits or not combined_by_none(searcher, plan.query, selection.hits):
+    if not parts or not selection.hits:
         return selection
-    return Selection(by_concept(searcher, parts, list(selection.hits)), selection.empty_topics, selection.store,
-                     selection.found, selection.unsure, apart=parts)
+    near = nearness(searcher, parts, selection.hits)
+    if not combined_by_none(parts, selection.hits, near):
+        return selection
+    return Selection(by_concept(parts, list(selection.hits), near), selection.empty_topics, selection.store,
+                     selection.found, selection.unsure, none_on_all=parts)
 
 
 def select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where: Filter | None) -> Selection:

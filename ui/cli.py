@@ -137,10 +137,10 @@ def search(ctx, query, k, source, batch, where, as_json, page, show_all):
         if batch:
             click.echo(click.style(f"# {question}", fg="cyan"))
         click.echo(click.style(found.plan.line(), dim=True))
-        if found.apart:  # no paper is on all the question combines: the nearest on each part follow
+        if found.none_on_all:  # no paper is on all the question combines: the nearest on each part follow
             from assistant.concepts import combined
 
-            click.echo(f"No paper is on {combined(found.apart)}; the nearest on each:")
+            click.echo(f"No paper is on {combined(found.none_on_all)}; the nearest on each:")
         _print_hits(found.hits, first=found.plan.earlier + 1)
         print_more(found)
 
