@@ -296,16 +296,14 @@ DESCRIBED_MARGIN = 0.10
 
 def _named(plan: Plan, searcher: HybridSearcher, where) -> list[PaperHit] | None:
     """The paper named, or else the single clear best match for the one described ('the Mesa layer paper'); None
-    when no paper is named and none leads clearly."""
+    when no paper is named and none is near or leads clearly (a name the store does not know falls back to search)."""
     found = searcher.candidates(plan.query, where=where)
     named = [c for c in found if c.named]
     if named:
         return [_hit(named[0])]
     kept = sorted((c for c in found if c.relevance >= NAMED_GATE.abstain), key=lambda c: c.relevance, reverse=True)
-    if not kept:
-        return []
-    if len(kept) > 1 and kept[0].relevance - kept[1].relevance < DESCRIBED_MARGIN:
-        return None
+    if not kept or (len(kept) > 1 and kept[0].relevance - kept[1].relevance < DESCRIBED_MARGIN):
+        return None  # no one paper is described: the topic's gates decide what, if anything, is on it
     return [_hit(kept[0])]
 
 

@@ -270,6 +270,16 @@ def test_a_named_question_cites_that_paper_alone(corpus):
         assert [c.title for c in answer.citations][0].startswith(title) and len(answer.citations) == 1
 
 
+def test_a_question_naming_no_paper_the_store_knows_is_searched_as_a_topic(corpus):
+    # read as about one thing ("what's X"), but X is no paper here: answered by the topic's gates, never as a named
+    # paper (a one-paper answer, or an empty one, to a question about a field)
+    for question in ("What's hot in RL this year?", "what is the Zorblax paper about?"):
+        plan = corpus.understand(question)
+        answer = corpus.ask(question, plan=plan, llm="none")
+        assert answer.plan.kind == "topic" and not answer.plan.line().startswith("named paper"), question
+    assert not corpus.ask("what is the Zorblax paper about?", llm="none").citations  # nothing is on it
+
+
 def test_every_paper_of_the_store_is_a_list_by_title(corpus):
     answer = corpus.ask("show me all papers", llm="none")
     assert answer.plan.kind == "list" and answer.plan.line() == "list question: every paper in the store"
