@@ -84,7 +84,6 @@ CONTRIBUTION_WORDS = {
 KIND_WORDS = "|".join(CONTRIBUTION_WORDS.values())  # any word naming a kind of contribution
 CONTRIBUTION = {label: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for label, words in CONTRIBUTION_WORDS.items()}
 DATA_USE = {use: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for use, words in DATA_USE_WORDS.items()}
-ANY_DATA = re.compile(r"\b(?:data(?:sets?)?|corpus|corpora)\b", re.IGNORECASE)
 # A question asks for a kind of paper when it asks what papers *are* or *contribute*, not what they use.
 KIND_FRAME = re.compile(r"\b(?:introduc|propos|present|releas|contribut|build|construct|creat|offer|provid|new|"
                          r"giv|develop|deriv|conduct|has|have|prove|proves|proved|proving|argue|argues|"

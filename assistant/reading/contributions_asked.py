@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 
 from ..schema import BENCHMARK, CONTRIBUTION_LABELS, METHOD
-from .contribution_words import (ANY_DATA, ANY_PAPER, ASIDE, BACKED_BY, CONTRIBUTION, DATA_USE, EXCLUDED_CLAUSE,
+from .contribution_words import (ANY_PAPER, ASIDE, BACKED_BY, CONTRIBUTION, DATA_USE, EXCLUDED_CLAUSE,
                                  EXCLUSION, FORM_ASKED, FORM_WORDS, KIND_FRAME, KIND_LAST, KIND_OF_PAPER,
                                  KIND_SET_ASIDE, KIND_SUFFIX, KIND_WORDS, MODELS_DOING, PAPER_KINDS,
                                  SAID_OF_THE_PAPERS, form_in)
-from .question_text import DASH, asked
+from .question_text import DASH
 
 
 def contributions_asked(question: str) -> list[str]:
@@ -105,10 +105,7 @@ def data_use_asked(question: str) -> str | None:
     if len(said) == 1:  # "a dataset or benchmark for evaluating models"
         return said[0]
     asked = [use for use, pattern in DATA_USE.items() if pattern.search(wanted)]
-    rest = wanted
-    for pattern in DATA_USE.values():
-        rest = pattern.sub(" ", rest)
-    return asked[0] if len(asked) == 1 and not ANY_DATA.search(rest) else None
+    return asked[0] if len(asked) == 1 else None
 
 
 # What a resource is said to be for: "(a dataset) for evaluating models", "to train agents".

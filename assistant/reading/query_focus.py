@@ -63,10 +63,6 @@ _FRAME = re.compile(
     re.IGNORECASE)
 
 
-# "Lean and robotics papers", "recent work": the kind of text asked for, said after what it is about.
-_TRAILING_FRAME = re.compile(r"\s+(?:papers|works|research|studies|articles)$", re.IGNORECASE)
-
-
 # "Who builds world models, and for what?": what the question asks of the papers it finds, naming no topic.
 _AFTERTHOUGHT = re.compile(r",?\s+and\s+(?:for\s+what(?:\s+purposes?)?|what\s+for|how|why|to\s+what\s+end|in\s+what\s+ways?|"
                            r"with\s+what\s+results?|what\s+do\s+they\s+(?:find|show|report))\s*[?.!]*\s*$"
@@ -86,7 +82,7 @@ def focus(query: str) -> str:
     query = _AFTERTHOUGHT.sub("", query.strip()) or query
     if _ANYWHERE.search(query) and not _FRAME.match(query):
         query = _IS_THERE.sub("", _ANYWHERE.sub("", query)) or query
-    stripped = _TRAILING_FRAME.sub("", _FRAME.sub("", query.strip()).strip(" ?!."))
+    stripped = _FRAME.sub("", query.strip()).strip(" ?!.")
     stripped = _frame_words_off(_IF_ANY.sub("", stripped).strip()).strip(" -–—:")  # "cut compute cost - papers?"
     return stripped if len(stripped) >= 2 else query.strip()  # "how many papers are about RL?" -> "RL"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..query_words import GENERAL_HEADS, NOT_TOPIC_WORDS
-from .contribution_words import KIND_WORDS, NOT_SETTING_ASIDE, PAPER_KINDS
+from .contribution_words import KIND_WORDS, NOT_SETTING_ASIDE
 from .examples import NOT_A_TOPIC
 from .question_forms import COMPARISON_WORD, FOR_ALL, NAME_LIKE, is_list
 
@@ -21,11 +21,6 @@ _ABOUT_THE_ASKER = re.compile(r"^\s*(?:(?:so|ok(?:ay)?|well|hmm+|and)[,\s]+)?(?:
                               re.IGNORECASE)
 
 
-# A request for the whole list after the question: "... speech LLMs? want all of them", "... modeling? List every one
-# please." The question before it asks it already; "them" in it is no earlier answer's papers.
-_ALL_OF_THEM = re.compile(r"(?<=[?.!])\s*(?:(?:and\s+|so\s+)?(?:i\s+)?(?:want|need|would\s+like|'d\s+like)\s+|please\s+|"
-                          r"(?:list|show|give|name)\s+(?:me\s+)?)?(?:them\s+)?(?:all|every|each|the\s+(?:full|whole|complete)\s+list)"
-                          r"(?:\s+(?:one|ones|single\s+one|of\s+them|papers?))?(?:\s+(?:please|thanks?))?\s*[.!?]*\s*$", re.IGNORECASE)
 # The same request said again after a comma, and "in general": "what about robots then in general, list all the robot
 # ones" asks for robot papers
 _LIST_THEM_ALL = re.compile(r"\s+in\s+general\b(?=\s*[,?.!]|\s*$)|,\s*(?:and\s+)?(?:please\s+)?(?:list|show|give)\s+(?:me\s+)?"
@@ -67,15 +62,10 @@ _LEAD_IN = re.compile(r"^\s*(?:(?:ok(?:ay)?|so|and|now|also|well|hmm+)[,\s]+)*(?
 # A label before the question that asks it again: "grpo variants / fixes - which papers propose a modified grpo?"
 _LABEL = re.compile(r"^\s*(?P<label>[^—–:?.!;]{2,60}?)\s*(?:" + DASH + r"|:)\s*(?P<asked>(?:which|what|who|are|is|any|do|does)\b[^—–:]+)$",
                     re.IGNORECASE)
-# A label before a request that says what the request leaves out or what kind of paper it wants: "Excluding purely
-# empirical work: every paper that ...", "System contributions only: every paper that builds a simulator"
+# A label before a request that says what the request leaves out: "Excluding purely empirical work: every paper that ..."
 _LABELLED_REQUEST = re.compile(r"^\s*(?P<label>[^—–:?.!;]{3,50}?)\s*:\s*(?P<asked>(?:every|all|each|which|what|list|show|give|"
                                r"find|any|papers?)\b[^:]+)$", re.IGNORECASE)
 _SET_ASIDE_LABEL = re.compile(r"^(?:excluding|except(?:\s+for)?|not|no|without|other\s+than|leaving\s+out)\s+\S", re.IGNORECASE)
-_KIND_LABEL = re.compile(r"^(?:only\s+)?(?P<kind>(?:" + "|".join(PAPER_KINDS) + r")s?(?:\s+(?:or|and|/)\s+(?:"
-                         + "|".join(PAPER_KINDS) + r")s?)?)\s+(?:contributions?|papers?|works?)?\s*(?:only)?$", re.IGNORECASE)
-_EVERY_PAPER_OPENING = re.compile(r"^(?P<opening>(?:every|all|each|which|what|list|show|give|find|any)\s+(?:(?:me|of|the)\s+)*)"
-                                  r"(?=papers?\b)", re.IGNORECASE)
 
 
 # What a question first sets beside what it asks: "Beyond theorem proving, is there work that ...?" asks only the rest
@@ -86,32 +76,17 @@ _BESIDE = re.compile(r"^\s*(?:beyond|besides|apart\s+from|aside\s+from|in\s+addi
 
 def _with_the_label(question: str) -> str:
     """A labelled request said as one question: "Excluding X: every paper that Y" is "every paper that Y, excluding
-    X"; "System contributions only: every paper that builds Y" is "every system paper that builds Y"."""
+    X" (the scope of the exclusion is the whole request)."""
     found = _LABELLED_REQUEST.match(question)
-    if not found:
+    if not found or not _SET_ASIDE_LABEL.match(label := found.group("label").strip()):
         return question
-    label, request = found.group("label").strip(), found.group("asked").strip()
-    if _SET_ASIDE_LABEL.match(label):
-        return f"{request.rstrip(' ?.!')}, {label[0].lower()}{label[1:]}?"
-    kind, opening = _KIND_LABEL.match(label), _EVERY_PAPER_OPENING.match(request)
-    if kind and opening:
-        kind_words = re.sub(r"\b(benchmark|dataset|survey|system|tool)s\b", r"\1", kind.group("kind").lower())
-        return f"{opening.group('opening')}{kind_words} {request[opening.end():]}"
-    return question
+    return f"{found.group('asked').strip().rstrip(' ?.!')}, {label[0].lower()}{label[1:]}?"
 
 
 # A word of acknowledgement before a follow-up: "ok and for video?", "great, now which of them use RL?"
 _INTERJECTION = re.compile(r"^\s*(?:ok(?:ay)?|alright|all\s+right|great|thanks|thank\s+you|cool|nice|hmm+|got\s+it|i\s+see|hey|hi|hello)"
                            r"\s*[,.!]?\s+(?=(?:and|what|how|which|now|then|so|but|only|also|tell|show|compare|are|is|do|does|"
                            r"can|could|any|anything|papers|list|find|give|who|where)\b)", re.IGNORECASE)  # "hi, are there ..."
-# A list asked as what the asker collects: "I'm collecting everything in this set that builds directly on GRPO"
-_COLLECTING = re.compile(r"^\s*(?:i'm|i’m|i\s+am|we're|we\s+are)\s+(?:collecting|gathering|compiling|after|making|building)\s+"
-                         r"(?:everything|anything|all\s+(?:the\s+)?(?:papers|work)|"
-                         r"an?\s+(?:full\s+|complete\s+)?list\s+of\s+(?:the\s+)?(?:papers|works?|studies))\s+(?:in\s+(?:this|the)\s+(?:set|collection|store|corpus)\s+|here\s+)?"
-                         r"(?=that|which|on|about)", re.IGNORECASE)
-# The question said again after a topic: "new methods for adapting a model at test time — which papers propose one?"
-_WHICH_DO = re.compile(r"\s*" + DASH + r"\s*(?:which|what)\s+(?:papers?|ones?|works?)\s+(?:propose|introduce|do|does|have|has|"
-                       r"are\s+there|exist)\s*(?:one|it|this|that|so|them|any)?\s*[?.!]*\s*$", re.IGNORECASE)
 # What the asker wants the answer for, before the question: "For a survey on multimodal reasoning: which papers ...",
 # "For my thesis, which papers use Lean?", "To seat reviewers with alignment expertise, enumerate every paper ...".
 # Its topic is the asker's, not the question's (a "survey" asks for none). Not a clause that goes on to say
@@ -167,9 +142,6 @@ def _but_not(question: str, said_after: re.Match, topic: str) -> str:
     return f"{question[:said_after.start()].rstrip(' ?.!,;')}, but not {topic}?"
 
 
-# "(test time adaptation i think its called?)", "i guess": what the asker is unsure of says nothing of the topic
-_HEDGE = re.compile(r"\s*\b(?:i\s+think|i\s+guess|i\s+believe)\s+(?:it'?s|that'?s|they'?re|this\s+is)\s+called\b\??"
-                    r"|,?\s*\b(?:or\s+something(?:\s+like\s+that)?|if\s+that\s+makes\s+sense)\b", re.IGNORECASE)
 # How the asker wants the list laid out, which says nothing of what is in it: ", grouped by whether they need any
 # training", "grouped by post-training vs quantization-aware methods" (the answer groups by topic or kind itself)
 _GROUPED_BY = re.compile(r"\s*(?:,|;|\s+-+|\s+[—–])?\s*\b(?:grouped|organi[sz]ed|sorted|split|broken\s+down|clustered)\s+"
@@ -186,9 +158,6 @@ def _without_remarks(question: str) -> str:
         asks = question.rstrip().endswith("?") or FOR_ALL.search(found.group("remark"))
         question = head + "?" if asks and not head.endswith("?") else head
     return question
-# Who the asker is, before what they ask: "As a theory person I want the papers whose ..."
-_ASKER = re.compile(r"^\s*as\s+an?\s+(?:[\w-]+\s+){0,2}?(?:person|researcher|engineer|student|scientist|practitioner|reviewer|"
-                    r"theorist|developer)\b,?\s*", re.IGNORECASE)
 
 
 # A comparison asked in a word after an answer: "diff?", "differences?", "and the difference?", "compare?"
@@ -217,8 +186,8 @@ def asked(question: str) -> str:
     question = re.sub(r"\bbut\s+please\s+not\b", "but not", question, flags=re.IGNORECASE)  # "..., but please not the ones on RL"
     if _UNMARKED_QUESTION.search(question):  # "ai that watches long videos - what's there": asked, with no "?"
         question = question.rstrip(" .!") + "?"
-    for said_around in (_NEW_QUESTION, _PURPOSE, _ASKER, _ALL_OF_THEM, _LIST_THEM_ALL, _WHICH_ARE_THEY, _LIKE_THAT,
-                        _LIKE_A_KIND, _HEDGE):
+    for said_around in (_NEW_QUESTION, _PURPOSE, _LIST_THEM_ALL, _WHICH_ARE_THEY, _LIKE_THAT,
+                        _LIKE_A_KIND):
         said = said_around.sub("", question) or question  # what the message says around its question
         if said_around in (_LIKE_THAT, _LIST_THEM_ALL) and said != question and "?" not in said:
             said += "?"  # "non-attention seq models, mamba rnn etc": a fragment that lists asks for all of them
@@ -240,9 +209,6 @@ def asked(question: str) -> str:
     if listed:  # "...? like physics, biology": "like" says they are examples already
         items = re.sub(r"^(?:like|such\s+as|e\.g\.,?|for\s+example,?)\s+", "", listed.group("items"), flags=re.IGNORECASE)
         question = f"{listed.group('asked')}, e.g. {items}?"
-    if _WHICH_DO.search(question) and _WHICH_DO.sub("", question).strip():  # "X — which papers propose one?"
-        question = "papers on " + _WHICH_DO.sub("", question).strip()
-    question = _COLLECTING.sub("papers ", question) or question
     question = _INTERJECTION.sub("", question) or question
     question = _with_the_label(_BESIDE.sub("", question))
     lead_in = _LEAD_IN.match(question) or _LABEL.match(question)
