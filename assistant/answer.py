@@ -398,6 +398,8 @@ def opening(plan, shown: int, total: int, where: str, unsure: int = 0, none_on_a
     if plan.outside:  # no paper of the last answer fitted the follow-up (``plan.beyond_the_set``)
         lacking = plan.not_in_the_set()
         return f"{lacking[:1].upper()}{lacking[1:]}; from the whole store:"
+    if total > shown:  # a topic question: the best of the papers on it
+        return f"{total:,} papers {where} are on this; the {f'{shown} best' if shown > 1 else 'best one'}:"
     return f"{one} {where} addresses this:" if shown == 1 else f"{shown} {papers} {where} address this:"
 
 

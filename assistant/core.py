@@ -515,6 +515,9 @@ class Assistant:
             plan = self._page_of(plan, page, where, page_size)
             where = self._filter(plan.filters)
         plan, selection = self._selected(plan, k=k, where=where)
+        from .selection import counted
+
+        selection = counted(plan, selection, self.searcher, where)  # "82 papers are on this; the 5 best"
         hits = selection.page(plan)
         evidence = quotes(plan, hits, self.embedder, self.lexical)
         # why auto chose its backend is the backend's state, shown once by each front end, not in every answer

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ingest.contributions import TRAINING_FREE, VERSION as LABELLER_VERSION
 from ingest.efficiency import savings
@@ -163,6 +163,20 @@ def _select(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, w
         return _listed(plan, searcher, k=k, topic_gate=topic_gate, where=where)
     hits, empty = searcher.search_topics(plan.query, k=k, gate=topic_gate, where=where, topic_list=plan.topics or None)
     return Selection(hits[:1] if plan.outside else hits, empty)  # "the one about X", from the store
+
+
+def counted(plan: Plan, selection: Selection, searcher: HybridSearcher, where) -> Selection:
+    """A topic answer's ``selection`` with how many papers of the store are on its topic, counted as a list on it
+    counts them, so that "speculative decoding" and "which papers are on speculative decoding?" report the same
+    order of papers (the answer shows the best ``k`` of them). Answers count; searches, which show only the best,
+    skip the list's cost (about 1.5 s at 19,622 papers)."""
+    if plan.kind != "topic" or plan.like or plan.outside or not selection.hits or not plan.query.strip() \
+            or selection.found is not None:
+        return selection
+    listed, _empty = searcher.search_topics(plan.query, k=None, gate=LIST_DECISION, where=where,
+                                            topic_list=plan.topics or None, pool=LIST_POOL)
+    found = len({h.id for h in listed} | {h.id for h in selection.hits})
+    return replace(selection, found=found) if found > len(selection.hits) else selection
 
 
 def _listed(plan: Plan, searcher: HybridSearcher, *, k: int, topic_gate: Gate, where) -> Selection:

@@ -270,6 +270,16 @@ def test_a_named_question_cites_that_paper_alone(corpus):
         assert [c.title for c in answer.citations][0].startswith(title) and len(answer.citations) == 1
 
 
+def test_a_topic_answer_counts_the_papers_on_it_as_a_list_does(corpus):
+    # issue 43: "speculative decoding" said "5 papers in the store address this" where a list counted 77
+    for topic in ("RL for reasoning", "test-time adaptation"):
+        best, listed = corpus.ask(topic, llm="none"), corpus.ask(f"which papers are on {topic}?", llm="none")
+        assert best.plan.kind == "topic" and listed.plan.kind == "list"
+        assert best.total == listed.total > len(best.citations), topic
+        assert best.answer.startswith(f"{best.total:,} papers in the store are on this; the ")
+        assert {c.id for c in best.citations} <= {c.id for c in listed.citations}  # its best are among them
+
+
 def test_a_question_naming_no_paper_the_store_knows_is_searched_as_a_topic(corpus):
     # read as about one thing ("what's X"), but X is no paper here: answered by the topic's gates, never as a named
     # paper (a one-paper answer, or an empty one, to a question about a field)
