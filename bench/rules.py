@@ -45,48 +45,29 @@ class Watched:
         if matched and self.asking is not None:
             self._log[self.name].add(self.asking)
 
-    def search(self, *a, **k):
-        found = self._use().search(*a, **k)
-        self._seen(found)
-        return found
-
-    def match(self, *a, **k):
-        found = self._use().match(*a, **k)
-        self._seen(found)
-        return found
-
-    def fullmatch(self, *a, **k):
-        found = self._use().fullmatch(*a, **k)
-        self._seen(found)
-        return found
-
-    def findall(self, *a, **k):
-        found = self._use().findall(*a, **k)
-        self._seen(found)
-        return found
-
     def finditer(self, *a, **k):
         found = list(self._use().finditer(*a, **k))
         self._seen(found)
         return iter(found)
 
-    def split(self, *a, **k):
-        parts = self._use().split(*a, **k)
-        self._seen(len(parts) > 1)
-        return parts
-
-    def sub(self, repl, string, *a, **k):
-        out = self._use().sub(repl, string, *a, **k)
-        self._seen(out != string)
-        return out
-
-    def subn(self, repl, string, *a, **k):
-        out = self._use().subn(repl, string, *a, **k)
-        self._seen(out[1])
-        return out
-
     def __getattr__(self, attr):  # .pattern, .flags, .groupindex
         return getattr(self._pattern, attr)
+
+
+def _watching(method: str, matched):
+    """A ``Watched`` method that calls the pattern's own (or the one matching nothing) and records a match."""
+    def call(self, *args, **kwargs):
+        found = getattr(self._use(), method)(*args, **kwargs)
+        self._seen(matched(found, args))
+        return found
+    return call
+
+
+for _method, _matched in {"search": lambda found, a: found, "match": lambda found, a: found,
+                          "fullmatch": lambda found, a: found, "findall": lambda found, a: found,
+                          "split": lambda parts, a: len(parts) > 1,
+                          "sub": lambda out, a: out != a[1], "subn": lambda out, a: out[1]}.items():
+    setattr(Watched, _method, _watching(_method, _matched))
 
 
 def watch_all(log: dict) -> dict[str, Watched]:
