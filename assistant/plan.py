@@ -31,7 +31,7 @@ from .kind_set_aside import kind_set_aside
 from .training_asked import FREE, REQUIRED, training_asked, without_training_words
 from .reading.contribution_words import CONTRIBUTION, DATA_USE_NAMES, METHOD_FORM_NAMES
 from .reading.contributions_asked import (asks_every_kind, asks_mainly, contributions_asked, data_use, method_form,
-                                          names_a_topic, without_contribution_words)
+                                          names_a_topic, without_contribution_words, without_the_use)
 from .reading.examples import (MEANS, NOT_A_TOPIC, USED_ON, examples, left_out_topic, means_asked,
                                only_paren_examples, topic_examples, used_means, without_contrasts, without_examples)
 from .reading.question_forms import (ASKS_OF_ONE, ASKS_WHICH, BARE_QUESTION, COMPARE_FRAME, COMPARING_IN_A_CLAUSE,
@@ -141,7 +141,8 @@ class Plan:
         """A contribution question on a topic, which narrows the papers of the kind: one the question names
         ("benchmarks for agents"), or the new topic of a conversation that asked for the kind before ("and in
         physics?"); not a clause that only qualifies the kind ("empirical studies of how models behave")."""
-        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question))
+        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question)
+                                             or bool(self.data_use) and names_a_topic(without_the_use(self.question)))
 
     @property
     def compares_a_topic(self) -> bool:
@@ -531,7 +532,8 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
         kinds = []
     if kinds:
         form = method_form(question, kinds)
-        rest, given = without_contribution_words(query, form), topic_examples(question)
+        use_said = without_the_use(query) if data_use(question, kinds) else query  # "benchmarks to evaluate X": X
+        rest, given = without_contribution_words(use_said, form), topic_examples(question)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
                     examples=given, without=left_out_topic(question), not_kind=kind_set_aside(question) or (),
                     examples_of=without_contribution_words(without_examples(query), form) if given and only_paren_examples(question) else "",

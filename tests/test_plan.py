@@ -446,6 +446,12 @@ def test_what_a_resource_is_said_to_be_for():
     assert mainly.mainly and mainly.data_use == "evaluation" and mainly.query == ""
     assert plan_of("Which papers introduce a dataset to train agents?").data_use == "training"
     assert plan_of("Which papers introduce datasets for training and evaluating agents?").data_use is None
+    # what the resource is for is the kind's, and what it is for on is the topic: not every benchmark paper
+    for question, use, topic in [("which papers introduce benchmarks to evaluate LLM-based agents?", "evaluation",
+                                  "LLM-based agents"),
+                                 ("Which papers introduce a dataset to train agents?", "training", "agents")]:
+        plan = plan_of(question)
+        assert (plan.data_use, plan.query, plan.on_a_topic) == (use, topic, True), question
 
 
 def test_a_kind_a_question_uses_is_not_a_kind_it_asks_for():
