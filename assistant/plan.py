@@ -531,13 +531,13 @@ def _planned(question: str, *, query: str, topics: list[str], named: list[str], 
     if kinds == [METHOD] and ONE_PAPER.search(question):  # "the paper that proposes a group matching score": that one
         kinds = []
     if kinds:
-        form = method_form(question, kinds)
-        use_said = without_the_use(query) if data_use(question, kinds) else query  # "benchmarks to evaluate X": X
+        form, use = method_form(question, kinds), data_use(question, kinds)
+        use_said = without_the_use(query) if use else query  # "benchmarks to evaluate X": X
         rest, given = without_contribution_words(use_said, form), topic_examples(question)
         return Plan(kind="contribution", form=FORMS["contribution"], contributions=kinds, mainly=asks_mainly(question),
                     examples=given, without=left_out_topic(question), not_kind=kind_set_aside(question) or (),
                     examples_of=without_contribution_words(without_examples(query), form) if given and only_paren_examples(question) else "",
-                    data_use=data_use(question, kinds), method_form=form,
+                    data_use=use, method_form=form,
                     every_kind=len(kinds) > 1 and asks_every_kind(question),
                     **{**base, "query": rest, "topics": [rest] if rest else []})
     if named and not is_list(question) and len(named) == 1:

@@ -13,14 +13,14 @@ ingest does (``ingest.contributions.label``).
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from corpus_sets import CORPUS, read_corpus  # noqa: E402  (bench/ is not a package)
 
 AREAS = {"benchmark/dataset": "datasets and benchmarks", "theory": "learning theory",
          "system/tool": "infrastructure, software libraries, hardware, systems, etc."}
@@ -42,18 +42,12 @@ def scores(rows, area: str, predicted) -> tuple[int, float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "iclr2026.jsonl.gz")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
     from ingest.contributions import label
 
-    opener = gzip.open if args.corpus.suffix == ".gz" else open
-    rows = []
-    with opener(args.corpus, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            paper = json.loads(line)
-            text = f"{paper.get('title', '')} {paper.get('abstract', '')}"
-            rows.append({"area": paper.get("primary_area"), "labels": label(paper.get("title", ""), paper.get("abstract", "")),
-                         "text": text.lower()})
+    rows = [{"area": paper.get("primary_area"), "labels": label(paper.get("title", ""), paper.get("abstract", "")),
+             "text": f"{paper.get('title', '')} {paper.get('abstract', '')}".lower()} for paper in read_corpus(args.corpus)]
     print(f"{len(rows):,} papers of {args.corpus.name}")
     print(f"{'label':<18} {'reader':<10} {'chosen':>7} {'P':>6} {'R':>6} {'F1':>6}")
     for kind, area in AREAS.items():
