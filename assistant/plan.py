@@ -116,6 +116,7 @@ class Plan:
     compared: list[str] = field(default_factory=list)  # what a comparison sets side by side, as the question says it
     picks_by_what: bool = False                 # "the one about emotions": picks one paper by what it is
     venue_words: list[str] = field(default_factory=list)  # venues the question names
+    names_a_topic: bool = False                 # its words name a topic beyond a kind asked for (``on_a_topic``)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -141,18 +142,17 @@ class Plan:
         """A contribution question on a topic, which narrows the papers of the kind: one the question names
         ("benchmarks for agents"), or the new topic of a conversation that asked for the kind before ("and in
         physics?"); not a clause that only qualifies the kind ("empirical studies of how models behave")."""
-        return bool(self.query.strip()) and (names_a_topic(self.question) or not contributions_asked(self.question)
-                                             or bool(self.data_use) and names_a_topic(without_the_use(self.question)))
+        return bool(self.query.strip()) and self.names_a_topic
 
     @property
     def compares_a_topic(self) -> bool:
         """A comparison of the best papers on a topic ("compare the papers on Lean"), not of papers it names
         or of the last answer's."""
         return (self.kind == "compare" and not self.papers and self.restrict_to is None
-                and len(compared_names(self.question)) < 2)
+                and len(self.compared) < 2)
 
     def _comparison_line(self, about: str) -> str:
-        names = compared_names(self.question)
+        names = self.compared
         if self.restrict_to:
             # "how does it compare to LASER-D?": the last answer's paper(s) against those the question names
             against = [n for n in names if n.lower() not in REFERENCES] \
@@ -357,6 +357,8 @@ def read_for_answering(plan: Plan, venue_words: list[str]) -> Plan:
     plan.whole, plan.asked_names = focus(question), naming_words(question)
     plan.asked_compounds, plan.compared = asked_compounds(question), compared_names(question)
     plan.picks_by_what, plan.venue_words = bool(_PICKED_BY_WHAT_IT_IS.search(question)), list(venue_words)
+    plan.names_a_topic = names_a_topic(question) or not contributions_asked(question) or (
+        bool(plan.data_use) and names_a_topic(without_the_use(question)))
     return plan
 
 

@@ -7,13 +7,13 @@ import pytest
 from assistant.conversation import AskedKinds, Conversation, Turn
 from assistant.reading.question_forms import compared_names
 from assistant.reading.contributions_asked import contributions_asked
-from assistant.plan import make_plan
+from assistant.plan import make_plan, read_for_answering
 from assistant.reading.query_focus import focus, topics
 
 
 def plan_of(question: str, named: list[str] | None = None, followup=None):
-    return make_plan(question, query=focus(question), topics=[focus(t) for t in topics(question)],
-                     named=named or [], followup=followup)
+    return read_for_answering(make_plan(question, query=focus(question), topics=[focus(t) for t in topics(question)],
+                                        named=named or [], followup=followup), venue_words=[])
 
 
 @pytest.mark.parametrize("question, kind", [

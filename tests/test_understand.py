@@ -42,3 +42,22 @@ def test_nothing_after_understand_reads_the_question(corpus):
         for question in turns:
             _same_answer(corpus, question, conversation)
             corpus.ask(question, conversation=conversation, llm="none")  # the turn the next one follows
+
+
+def test_what_a_kind_is_asked_on_and_what_is_compared_are_read_once(corpus):
+    """Whether a contribution question names a topic or only qualifies the kind, and what a comparison sets side by
+    side, are read into the plan: answered with the question withheld, each cites the same papers."""
+    for question in ("Which papers introduce benchmarks to evaluate LLM-based agents?",
+                     "Which papers contribute a new training dataset or a data synthesis pipeline?",
+                     "Which papers include some theoretical analysis to support their method?",
+                     "Which papers are mainly empirical studies or analyses of existing models/methods rather than "
+                     "new-method papers?",
+                     "I want the papers that are mostly experiments to understand why something happens or fails",
+                     "Which papers introduce a new metric or measure as a core contribution, either to analyse "
+                     "training or to score and evaluate models?",
+                     "benchmarks for agents?",
+                     "Which papers introduce a new benchmark?",
+                     "compare the papers on Lean",
+                     "compare the benchmark papers",
+                     "compare LEXam and GDPval"):
+        _same_answer(corpus, question)
