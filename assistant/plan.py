@@ -104,6 +104,9 @@ class Plan:
                                                 # ("which of them actually train the model?"): ``training_asked``
     saves: str = ""                             # only papers whose work cuts this cost: "inference", "training" or
                                                 # "any" ("make LLM reasoning cheaper at inference"): ``savings_asked``
+    whole_adds: bool = True                     # a list of papers that cut a cost: the question whole says more of
+                                                # the saving than its query, so it is searched too; not when the query
+                                                # is the resource cut ("reduce reasoning token usage")
     in_general: bool = False                    # a follow-up about one paper of the last answer that asks nothing in
                                                 # particular of it ("tell me more about the second one"): answered
                                                 # with its row of quotes too, as "tell me more about LASER-D" is
@@ -444,13 +447,14 @@ def _cutting_a_cost(plan: Plan, saves: str) -> Plan:
     inference time?"): searched, less the words of the saving ("LLM reasoning"), among the papers that cut it; every
     such paper when nothing else is asked ("which papers make training cheaper?")."""
     said = lambda text: has_content(without_contribution_words(text), NOT_A_TOPIC)  # noqa: E731
-    query = without_savings_words(plan.query)
+    query, whole_adds = without_savings_words(plan.query), True
     if not said(what_is_saved(query)):  # "which papers reduce reasoning token usage?": the resource is all it is
         query = what_is_saved(plan.query)  # about; "which papers make inference cheaper?": nothing but the saving
+        whole_adds = False  # the whole question adds only the cutting ("reduce") to the resource searched
     topics = [t for t in map(without_savings_words, plan.topics) if said(t)]
     query = query if said(query) else ""
     examples = [e for e in plan.examples if said(without_savings_words(e))]  # "e.g. fewer rollouts": the saving's
-    return replace(plan, saves=saves, query=query, examples=examples if query else [],
+    return replace(plan, saves=saves, query=query, examples=examples if query else [], whole_adds=whole_adds,
                    topics=topics if len(topics) == len(plan.topics) else ([query] if query else []))
 
 

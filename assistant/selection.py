@@ -271,7 +271,7 @@ def _on_the_whole_question(plan: Plan, searcher: HybridSearcher, found: set[str]
     less the words of the saving left out: what is left of a question that describes the saving at length ("making
     AI models think faster: reaching answers with shorter trains of thought, or dropping unpromising lines of
     thinking early") says less than the whole, and among such papers the saving's words mislead none."""
-    if not plan.saves or not plan.query:
+    if not plan.saves or not plan.query or not plan.whole_adds:
         return []
     hits, _empty = searcher.search_topics(plan.whole, k=None, gate=gate, where=where, pool=LIST_POOL)
     return [h for h in hits if h.id not in found]
