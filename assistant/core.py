@@ -180,6 +180,8 @@ class Assistant:
             plan, selection = (wider, found) if found.hits else (plan, selection)
         from .selection import apart
 
+        if plan.kind == "compare" and plan.restrict_to is not None and (selection.found or 0) > len(selection.hits) > 1:
+            plan = replace(plan, compared_best=len(selection.hits))  # the plan line says which of the set it compares
         selection = self._with_the_described(plan, selection, where, self._check_k(k))
         return plan, apart(plan, selection, self.searcher)  # no paper on all the question combines: say so
 

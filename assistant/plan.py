@@ -95,6 +95,8 @@ class Plan:
     means: list[str] = field(default_factory=list)  # what a list asks each paper to use, one of them ("... with
                                                 # verifiers or reward models": ``means_asked``)
     unanchored: bool = False                    # a follow-up ("how do they differ?") with no earlier answer to lean on
+    compared_best: int = 0                      # a comparison of a set larger than an answer shows: the best this
+                                                # many of it ("how do they differ?" after 81 papers), set on answering
     added: list[str] = field(default_factory=list)  # a comparison after an answer: the papers it adds to that
                                                 # answer's ("how does it compare to TTM?", "add CRISP to the comparison")
     every_kind: bool = False                    # a paper must have every kind asked, not one of them ("a new method
@@ -165,6 +167,8 @@ class Plan:
                 return f"comparison of {the_papers(own)} with the {len(self.added)} paper{'s' if len(self.added) > 1 else ''} it adds"
             if not against and self.resolution.startswith("papers ["):  # "compare the first three"
                 return f"comparison of {self.resolution}"
+            if not against and self.compared_best:  # "how do they differ?" after a long list: its best k
+                return f"comparison of the {self.compared_best} best of {the_papers(len(self.restrict_to))}"
             if not against:
                 return (f"comparison of {the_papers(len(self.restrict_to))}" if len(self.restrict_to) > 1
                         else "comparison of the last answer's papers: it has only one")

@@ -353,5 +353,6 @@ def test_how_they_differ_after_a_long_list_compares_the_best_k_and_says_so(corpu
     assert [c.id for c in compared.citations] == [c.id for c in listed.citations[:3]]
     assert len(compared.comparison) == 3, compared.answer[:500]  # a table of the three
     assert compared.answer.startswith(f"Comparing the 3 best of the last answer's {listed.total} papers"), compared.answer[:200]
+    assert compared.plan.line() == f"comparison of the 3 best of the {listed.total} papers of the last answer"
     chosen = corpus.ask("compare the 2nd and the 4th", conversation=conversation, k=3)
     assert [c.id for c in chosen.citations] == [listed.citations[1].id, listed.citations[3].id], chosen.plan.line()
