@@ -13,7 +13,8 @@ from .errors import AssistantError, InputError, StoreError
 from .reading.references import BACK_TO, GROUP_REFERENCE, MEMBERSHIP, leans_on_an_answer, of_the_store, points_inside
 from .filters import Filter
 from .llm import Stoppable
-from .plan import FORMS, Plan, beyond_the_set, broadened, make_plan, read_for_answering, unanchored
+from .plan import FORMS, Plan, beyond_the_set, broadened, make_plan, unanchored
+from .reading.for_answering import read_for_answering
 from .reading.question_text import asked
 from .reading.question_forms import is_compare
 from .results import PaperHit

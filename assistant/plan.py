@@ -31,7 +31,7 @@ from .kind_set_aside import kind_set_aside
 from .training_asked import FREE, REQUIRED, training_asked, without_training_words
 from .reading.contribution_words import CONTRIBUTION, DATA_USE_NAMES, METHOD_FORM_NAMES
 from .reading.contributions_asked import (asks_every_kind, asks_mainly, contributions_asked, data_use, method_form,
-                                          names_a_topic, without_contribution_words, without_the_use)
+                                          without_contribution_words, without_the_use)
 from .reading.examples import (MEANS, NOT_A_TOPIC, USED_ON, examples, left_out_topic, means_asked,
                                only_paren_examples, topic_examples, used_means, without_contrasts, without_examples)
 from .reading.question_forms import (ASKS_OF_ONE, ASKS_WHICH, BARE_QUESTION, COMPARE_FRAME, COMPARING_IN_A_CLAUSE,
@@ -328,10 +328,6 @@ def broadened(plan: Plan) -> Plan | None:
     return replace(plan, mainly=False, resolution=f"none has {kinds} as its main contribution; these bring it beside another")
 
 
-# A follow-up picking one paper by what it is: "the one about emotions", "the CRISP one", "which one uses Lean"
-_PICKED_BY_WHAT_IT_IS = re.compile(r"\b(?:the|which)\s+(?:[\w-]+\s+){0,2}?one\b(?!\s+of\s+(?:them|those|these)\b)", re.IGNORECASE)
-
-
 def beyond_the_set(plan: Plan) -> Plan | None:
     """The plan to answer when no paper of the last answer fits a follow-up that picks one paper by what it is
     ("the one about emotions" after an answer without it): the paper of the whole store that fits it best, said
@@ -345,28 +341,6 @@ def beyond_the_set(plan: Plan) -> Plan | None:
         return None
     outside = replace(plan, restrict_to=None, outside=len(plan.restrict_to))
     return replace(outside, resolution=f"{outside.not_in_the_set()}; the paper of the whole store on it")
-
-
-def asked_compounds(question: str) -> list[str]:
-    """The hyphenated terms ``question`` asks about ("training-free", "long-video"), less those in the scope of a
-    negation ("without fine-tuning" asks for the opposite), in lower case."""
-    negated = {m.group(1).lower() for m in re.finditer(r"\b(?:without|no|not|w/o|never)\s+(?:\w+\s+){0,2}?(\w+(?:-\w+)+)",
-                                                      question, re.IGNORECASE)}
-    return sorted({w.lower() for w in re.findall(r"\w+(?:-\w+)+", question)} - negated)
-
-
-def read_for_answering(plan: Plan, venue_words: list[str]) -> Plan:
-    """``plan`` with what answering needs of its question's words (``Plan.whole`` and the fields after it)."""
-    from .reading.query_focus import focus
-    from .search import naming_words
-
-    question = plan.question
-    plan.whole, plan.asked_names = focus(question), naming_words(question)
-    plan.asked_compounds, plan.compared = asked_compounds(question), compared_names(question)
-    plan.picks_by_what, plan.venue_words = bool(_PICKED_BY_WHAT_IT_IS.search(question)), list(venue_words)
-    plan.names_a_topic = names_a_topic(question) or not contributions_asked(question) or (
-        bool(plan.data_use) and names_a_topic(without_the_use(question)))
-    return plan
 
 
 def unanchored(question: str, filters: str | None) -> Plan:

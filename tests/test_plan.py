@@ -7,7 +7,8 @@ import pytest
 from assistant.conversation import AskedKinds, Conversation, Turn
 from assistant.reading.question_forms import compared_names
 from assistant.reading.contributions_asked import contributions_asked
-from assistant.plan import make_plan, read_for_answering
+from assistant.plan import make_plan
+from assistant.reading.for_answering import read_for_answering
 from assistant.reading.query_focus import focus, topics
 
 
